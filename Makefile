@@ -1,0 +1,38 @@
+# Origami: `make demo` sets everything up and renders Models/ into Renders/; `make test` runs the tests.
+SHELL := /bin/bash
+SWIFT ?= swift
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT_PACKAGES := libcairo2-dev pkg-config fonts-dejavu-core
+
+.PHONY: bootstrap build demo test bench clean
+
+# Installs the C libraries through apt when pkg-config cannot find them (sudo only when not root).
+bootstrap:
+	@if ! command -v pkg-config >/dev/null || ! pkg-config --exists cairo pixman-1 libpng16 \
+	    || [ ! -d /usr/share/fonts/truetype/dejavu ]; then \
+	  echo "Installing $(APT_PACKAGES) through apt"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(APT_PACKAGES); \
+	fi
+
+build: bootstrap
+	$(SWIFT) build -c release --product origami
+
+demo: build
+	@mkdir -p Renders
+	@if ls Models/*.yaml >/dev/null 2>&1; then \
+	  for m in Models/*.yaml; do \
+	    .build/release/origami render "$$m" -o "Renders/$$(basename "$${m%.yaml}").png" || exit 1; \
+	  done; \
+	  echo "Rendered $$(ls Models/*.yaml | wc -l) models into Renders/"; \
+	else echo "No models yet."; fi
+
+test: bootstrap
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: bootstrap
+	$(SWIFT) build -c release
+	@echo "Benchmarks: see Benchmarks/README.md"
+
+clean:
+	rm -rf .build

@@ -1,0 +1,42 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Origami",
+    products: [
+        .library(name: "Origami", targets: ["Origami"]),
+        .library(name: "OrigamiRender", targets: ["OrigamiRender"]),
+        .library(name: "OrigamiScene", targets: ["OrigamiScene"]),
+        .executable(name: "origami", targets: ["origami"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    ],
+    targets: [
+        // Headers only: cairo, cairo-svg, cairo-pdf, pixman and libpng, for OrigamiRender's use.
+        .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]
+        ),
+        // Pure Swift: Core Animation math, the layer model, geometry, conversion and hit testing.
+        .target(name: "Origami"),
+        // Render tree, 3D contexts, BSP, Cairo painting and output.
+        .target(name: "OrigamiRender", dependencies: ["Origami", "CCairo"]),
+        // Scene files (YAML/JSON) to layer trees.
+        .target(name: "OrigamiScene", dependencies: [
+            "OrigamiRender",
+            .product(name: "Yams", package: "Yams"),
+        ]),
+        .executableTarget(name: "origami", dependencies: [
+            "OrigamiScene",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .target(name: "TestSupport", dependencies: ["Origami"], path: "Tests/TestSupport"),
+        .testTarget(name: "OrigamiTests", dependencies: ["Origami", "TestSupport"]),
+        .testTarget(name: "OrigamiRenderTests", dependencies: ["OrigamiRender", "TestSupport"]),
+        .testTarget(name: "OrigamiSceneTests", dependencies: ["OrigamiScene", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

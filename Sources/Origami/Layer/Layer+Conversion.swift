@@ -1,0 +1,124 @@
+import Foundation
+
+extension Layer {
+    /// `M(L→S)`: the 4×4 transform from this layer's bounds space into its superlayer's bounds space
+    /// (for a root, into its virtual superlayer space):
+    /// `T(−A_L) · transform · T(position, zPosition) · flip_S · [T(−A_S) · S.sublayerTransform · T(A_S)]`.
+    public var transformToSuperlayer: Transform3D {
+        geometry.transform(toSuperlayer: superlayer?.geometry)
+    }
+
+    /// The 4×4 transform from this layer's bounds space into `ancestor`'s, chained **without flattening**:
+    /// what the renderer uses inside one 3D context. `nil` when `ancestor` is not an ancestor (or self).
+    /// Passing `nil` chains up to the root's virtual superlayer space.
+    public func transform3D(to ancestor: Layer?) -> Transform3D? {
+        var m = Transform3D.identity
+        var current: Layer = self
+        while current !== ancestor {
+            m = m.concatenating(current.transformToSuperlayer)
+            guard let s = current.superlayer else { return ancestor == nil ? m : nil }
+            current = s
+        }
+        return m
+    }
+
+    /// The maps from this layer's plane up to `ancestor`'s plane (`nil`: the root's virtual superlayer
+    /// space), one homography per flattening step: 4×4 matrices chain through transform layers with z kept,
+    /// and the z row and column are dropped at every ordinary layer (and at `ancestor`). `nil` when
+    /// `ancestor` is not an ancestor of the receiver (or the receiver itself).
+    public func planeMaps(to ancestor: Layer?) -> [Homography]? {
+        var maps: [Homography] = []
+        var m = Transform3D.identity
+        var current: Layer = self
+        while current !== ancestor {
+            m = m.concatenating(current.transformToSuperlayer)
+            guard let s = current.superlayer else {
+                guard ancestor == nil else { return nil }
+                maps.append(Homography(m))
+                return maps
+            }
+            if s.isFlattening || s === ancestor {
+                maps.append(Homography(m))
+                m = .identity
+            }
+            current = s
+        }
+        return maps
+    }
+
+    /// The nearest ancestor-or-self that flattens (is not a `TransformLayer`); `nil` when there is none.
+    var nearestFlatteningAncestorOrSelf: Layer? {
+        var a: Layer? = self
+        while let x = a, !x.isFlattening { a = x.superlayer }
+        return a
+    }
+
+    /// The space two layers meet in for conversion: their nearest common ancestor, lifted past transform layers
+    /// to the layer that flattens them (what is seen); `nil` for the virtual space above the root(s).
+    private func conversionSpace(with other: Layer?) -> Layer? {
+        guard let other else { return nil }
+        let mine = Set([self] + ancestors)
+        var a: Layer? = other
+        while let x = a, !mine.contains(x) { a = x.superlayer }
+        return a?.nearestFlatteningAncestorOrSelf
+    }
+
+    /// Maps `point` from `layer`'s bounds space into the receiver's. Corresponds to
+    /// `-[CALayer convertPoint:fromLayer:]`. A `nil` layer means the virtual superlayer space of the receiver's
+    /// root; layers in separate trees meet in their roots' virtual superlayer spaces.
+    ///
+    /// Through 3D and perspective transforms the point is carried onto each plane in turn (solving for the
+    /// point on the receiver's plane). Returns `nil` when there is no answer: a non-finite input or geometry,
+    /// a point behind the viewer (w ≤ 0), or an edge-on plane.
+    public func convert(_ point: CGPoint, from layer: Layer?) -> CGPoint? {
+        guard point.x.isFinite, point.y.isFinite else { return nil }
+        let space = conversionSpace(with: layer)
+        var p = point
+        if let layer {
+            guard let up = layer.planeMaps(to: space) else { return nil }
+            for h in up { guard let q = h.apply(p) else { return nil }; p = q }
+        }
+        guard let down = planeMaps(to: space) else { return nil }
+        for h in down.reversed() { guard let q = h.unapply(p) else { return nil }; p = q }
+        return p
+    }
+
+    /// Maps `point` from the receiver's bounds space into `layer`'s. Corresponds to
+    /// `-[CALayer convertPoint:toLayer:]`; `nil` under the same conditions as `convert(_:from:)`.
+    public func convert(_ point: CGPoint, to layer: Layer?) -> CGPoint? {
+        guard let layer else {
+            guard point.x.isFinite, point.y.isFinite, let up = planeMaps(to: nil) else { return nil }
+            var p = point
+            for h in up { guard let q = h.apply(p) else { return nil }; p = q }
+            return p
+        }
+        return layer.convert(point, from: self)
+    }
+
+    /// The bounding box of the four converted corners of `rect`. Corresponds to
+    /// `-[CALayer convertRect:fromLayer:]`; `nil` when any corner has no image.
+    public func convert(_ rect: CGRect, from layer: Layer?) -> CGRect? {
+        guard let corners = rect.corners else { return nil }
+        var mapped: [CGPoint] = []
+        for c in corners { guard let p = convert(c, from: layer) else { return nil }; mapped.append(p) }
+        return CGRect.boundingBox(of: mapped)
+    }
+
+    /// Corresponds to `-[CALayer convertRect:toLayer:]`.
+    public func convert(_ rect: CGRect, to layer: Layer?) -> CGRect? {
+        guard let corners = rect.corners else { return nil }
+        var mapped: [CGPoint] = []
+        for c in corners { guard let p = convert(c, to: layer) else { return nil }; mapped.append(p) }
+        return CGRect.boundingBox(of: mapped)
+    }
+}
+
+extension CGRect {
+    /// The four corners (minX,minY), (maxX,minY), (maxX,maxY), (minX,maxY); `nil` for a null or non-finite rect.
+    public var corners: [CGPoint]? {
+        guard !isNull, [origin.x, origin.y, size.width, size.height].allSatisfy(\.isFinite) else { return nil }
+        let r = standardized
+        return [CGPoint(x: r.minX, y: r.minY), CGPoint(x: r.maxX, y: r.minY),
+                CGPoint(x: r.maxX, y: r.maxY), CGPoint(x: r.minX, y: r.maxY)]
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+extension Layer {
+    /// The layer's rectangle in its superlayer's coordinates, derived from bounds, anchorPoint, the affine part
+    /// of transform and position (see `LayerGeometry.frame`). `CGRect.null` when any of those is not finite.
+    ///
+    /// Setting it sets `position` and `bounds.size` (bounds.origin is kept; negative sizes are standardised):
+    /// - identity or axis-aligned affine part (scales, translations, multiples of 90°): `bounds.size` becomes
+    ///   the frame's size mapped back through the linear part, and `position` is chosen so that the getter
+    ///   returns the frame;
+    /// - any other transform (Core Animation leaves this undefined): `bounds.size` is kept and `position` moves
+    ///   so that the getter's origin equals the frame's origin;
+    /// - a frame with NaN or ∞ is ignored (the layer is unchanged).
+    public var frame: CGRect {
+        get { geometry.frame }
+        set {
+            let f = newValue.standardized
+            guard [f.origin.x, f.origin.y, f.size.width, f.size.height].allSatisfy(\.isFinite) else { return }
+            let t = geometry.transform.affinePart
+            var size = bounds.size
+            if t.b == 0, t.c == 0, t.a != 0, t.d != 0 {
+                size = CGSize(width: Double(f.width) / abs(t.a), height: Double(f.height) / abs(t.d))
+            } else if t.a == 0, t.d == 0, t.b != 0, t.c != 0 {
+                size = CGSize(width: Double(f.height) / abs(t.b), height: Double(f.width) / abs(t.c))
+            }
+            var g = geometry
+            g.bounds.size = size
+            g.position = .zero
+            let unplaced = g.frame
+            guard !unplaced.isNull else { return }
+            bounds = CGRect(origin: bounds.origin, size: size)
+            position = CGPoint(x: f.minX - unplaced.minX, y: f.minY - unplaced.minY)
+        }
+    }
+
+    /// Whether `point`, in the layer's own bounds space, lies inside the bounds: min edges inside, max edges
+    /// outside. Corresponds to `-[CALayer containsPoint:]`.
+    public func contains(_ point: CGPoint) -> Bool {
+        let b = bounds.standardized
+        return point.x >= b.minX && point.x < b.maxX && point.y >= b.minY && point.y < b.maxY
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+
+/// A rectangular plane in a tree of layers, with Core Animation's geometry. Corresponds to `CALayer`.
+///
+/// A layer is a mutable model object. Renderers take an immutable snapshot of the tree, so a layer may be
+/// edited while an earlier render of it is still running elsewhere. Geometric properties accept any value;
+/// non-finite ones (NaN, ∞) make conversion and hit testing through the layer return `nil`, the renderer skip
+/// it, and `validateGeometry()` name the property.
+open class Layer {
+    /// Position, bounds, anchor, transforms: see `LayerGeometry` for the matrices they define.
+    public internal(set) var geometry = LayerGeometry()
+
+    public var name: String?
+
+    /// The layer's own coordinate space. Changing the size keeps `position`: the frame grows about the anchor.
+    public var bounds: CGRect {
+        get { geometry.bounds }
+        set {
+            let changed = geometry.bounds.size != newValue.size
+            geometry.bounds = newValue
+            if changed { setNeedsLayout() }
+        }
+    }
+    /// Where the anchor point sits in the superlayer's coordinate space. Default (0, 0).
+    public var position: CGPoint {
+        get { geometry.position }
+        set { geometry.position = newValue }
+    }
+    /// The point of the bounds, in unit coordinates, that `position` refers to and transforms turn about.
+    /// Default (0.5, 0.5); values outside 0…1 are allowed.
+    public var anchorPoint: CGPoint {
+        get { geometry.anchorPoint }
+        set { geometry.anchorPoint = newValue }
+    }
+    public var anchorPointZ: Double {
+        get { geometry.anchorPointZ }
+        set { geometry.anchorPointZ = newValue }
+    }
+    /// A translation along z applied after `transform`; without 3D transforms, the 2D drawing order.
+    public var zPosition: Double {
+        get { geometry.zPosition }
+        set { geometry.zPosition = newValue }
+    }
+    /// Applied about the anchor point. Default identity.
+    public var transform: Transform3D {
+        get { geometry.transform }
+        set { geometry.transform = newValue }
+    }
+    /// Applied to the sublayers, about this layer's anchor point. Default identity.
+    public var sublayerTransform: Transform3D {
+        get { geometry.sublayerTransform }
+        set { geometry.sublayerTransform = newValue }
+    }
+    /// Sublayers are positioned from the bottom of the bounds. The layer's own frame does not change.
+    public var isGeometryFlipped: Bool {
+        get { geometry.isGeometryFlipped }
+        set { geometry.isGeometryFlipped = newValue }
+    }
+
+    /// The transform as a 2D affine transform (its affine part). Corresponds to `CALayer.affineTransform()`.
+    public var affineTransform: AffineTransform2D {
+        get { geometry.transform.affinePart }
+        set { geometry.transform = Transform3D(newValue) }
+    }
+
+    public var masksToBounds = false
+    /// When false, the layer is not drawn where its projected winding faces away from the viewer.
+    /// It still receives hits (tree order). Corresponds to `CALayer.isDoubleSided`.
+    public var isDoubleSided = true
+    public var isHidden = false
+    /// Group opacity for an ordinary layer, multiplied into each sublayer for a `TransformLayer`. 0…1.
+    public var opacity: Double = 1
+    public var backgroundColor: Color?
+    public var borderWidth: Double = 0
+    public var borderColor: Color = .black
+    public var cornerRadius: Double = 0
+    public var contents: Bitmap?
+    public var contentsGravity: ContentsGravity = .resize
+    /// Pixels per point of `contents` (and the scale text is laid out for). Default 1.
+    public var contentsScale: Double = 1
+    /// When false, neither this layer nor its sublayers receive hits: UIKit's `userInteractionEnabled = NO`,
+    /// the book's fix for the cube's intercepted button.
+    public var allowsHitTesting = true
+
+    public internal(set) weak var superlayer: Layer?
+    public internal(set) var sublayers: [Layer] = []
+
+    /// Called by `layoutIfNeeded()` when the layer needs layout; the default calls `layoutSublayers()`.
+    public var layoutHandler: ((Layer) -> Void)?
+    public internal(set) var needsLayout = false
+
+    public init() {}
+
+    public convenience init(name: String?) {
+        self.init()
+        self.name = name
+    }
+
+    /// A layer with `frame` set, as the book's `CALayer` set-up code does.
+    public convenience init(name: String? = nil, frame: CGRect) {
+        self.init()
+        self.name = name
+        self.frame = frame
+    }
+
+    /// True for layers that draw and flatten their sublayers; false for `TransformLayer`.
+    public var isFlattening: Bool { true }
+
+    /// Override point (or set `layoutHandler`): position the sublayers. Called by `layoutIfNeeded()`.
+    /// The default does nothing. Corresponds to `-[CALayer layoutSublayers]`.
+    open func layoutSublayers() {}
+}
+
+// MARK: - Identity
+
+extension Layer: Hashable {
+    public static func == (lhs: Layer, rhs: Layer) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+extension Layer: CustomStringConvertible {
+    public var description: String {
+        let kind = String(describing: type(of: self))
+        return name.map { "\(kind) \"\($0)\"" } ?? kind
+    }
+}
+
+// MARK: - Validation
+
+/// A layer whose geometry holds a value that cannot be mapped.
+public struct LayerGeometryError: Error, Equatable, CustomStringConvertible {
+    public let layer: String
+    public let property: String
+    public var description: String { "\(layer): \(property) is not finite (NaN or infinity)" }
+}
+
+extension Layer {
+    /// Throws for the first layer in this subtree (pre-order) whose geometry, opacity or sizes are not finite.
+    public func validateGeometry() throws(LayerGeometryError) {
+        if let p = geometry.nonFiniteProperty { throw LayerGeometryError(layer: description, property: p) }
+        for (value, key) in [(opacity, "opacity"), (borderWidth, "borderWidth"), (cornerRadius, "cornerRadius")]
+        where !value.isFinite {
+            throw LayerGeometryError(layer: description, property: key)
+        }
+        for s in sublayers { try s.validateGeometry() }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+
+/// A 2D affine transform `[a b c d tx ty]` with Core Graphics' conventions. Corresponds to
+/// `CGAffineTransform` (which swift-corelibs-foundation does not provide):
+/// `x' = a·x + c·y + tx`, `y' = b·x + d·y + ty`.
+///
+/// As with `Transform3D`, `t1.concatenating(t2)` applies `t1` first, and `translatedBy`, `scaledBy`,
+/// `rotated(by:)` prepend their operation (`CGAffineTransformTranslate(t, …)` and friends).
+public struct AffineTransform2D: Hashable, Sendable {
+    public var a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
+
+    public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
+        self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
+    }
+
+    /// Corresponds to `CGAffineTransformIdentity`.
+    public static let identity = AffineTransform2D(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+}
+
+extension AffineTransform2D {
+    /// Corresponds to `CGAffineTransformMakeTranslation`.
+    public init(translationX tx: Double, y ty: Double) { self.init(a: 1, b: 0, c: 0, d: 1, tx: tx, ty: ty) }
+
+    /// Corresponds to `CGAffineTransformMakeScale`.
+    public init(scaleX sx: Double, y sy: Double) { self.init(a: sx, b: 0, c: 0, d: sy, tx: 0, ty: 0) }
+
+    /// Rotation by `angle` radians; with y down a positive angle is clockwise on screen.
+    /// Corresponds to `CGAffineTransformMakeRotation`.
+    public init(rotationAngle angle: Double) {
+        let c = cos(angle), s = sin(angle)
+        self.init(a: c, b: s, c: -s, d: c, tx: 0, ty: 0)
+    }
+
+    /// `self` applied first, then `t2`. Corresponds to `CGAffineTransformConcat(self, t2)`.
+    public func concatenating(_ t2: AffineTransform2D) -> AffineTransform2D {
+        AffineTransform2D(
+            a: a * t2.a + b * t2.c,
+            b: a * t2.b + b * t2.d,
+            c: c * t2.a + d * t2.c,
+            d: c * t2.b + d * t2.d,
+            tx: tx * t2.a + ty * t2.c + t2.tx,
+            ty: tx * t2.b + ty * t2.d + t2.ty)
+    }
+
+    public static func * (lhs: AffineTransform2D, rhs: AffineTransform2D) -> AffineTransform2D { lhs.concatenating(rhs) }
+
+    /// Translation applied before `self`. Corresponds to `CGAffineTransformTranslate`.
+    public func translatedBy(x tx: Double, y ty: Double) -> AffineTransform2D {
+        AffineTransform2D(translationX: tx, y: ty).concatenating(self)
+    }
+
+    /// Scale applied before `self`. Corresponds to `CGAffineTransformScale`.
+    public func scaledBy(x sx: Double, y sy: Double) -> AffineTransform2D {
+        AffineTransform2D(scaleX: sx, y: sy).concatenating(self)
+    }
+
+    /// Rotation applied before `self`. Corresponds to `CGAffineTransformRotate`.
+    public func rotated(by angle: Double) -> AffineTransform2D {
+        AffineTransform2D(rotationAngle: angle).concatenating(self)
+    }
+
+    /// Corresponds to `CGAffineTransformIsIdentity`.
+    public var isIdentity: Bool { self == .identity }
+
+    public var determinant: Double { a * d - b * c }
+
+    public var isFinite: Bool { [a, b, c, d, tx, ty].allSatisfy(\.isFinite) }
+
+    /// The inverse, or `nil` when singular or not finite. `CGAffineTransformInvert`, which returns its input
+    /// unchanged in that case, is in the compatibility names.
+    public func inverted() -> AffineTransform2D? {
+        let det = determinant
+        let bound = (a * a + b * b).squareRoot() * (c * c + d * d).squareRoot()
+        guard isFinite, det.isFinite, det != 0, abs(det) > 1e-14 * bound else { return nil }
+        let r = AffineTransform2D(
+            a: d / det, b: -b / det, c: -c / det, d: a / det,
+            tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
+        return r.isFinite ? r : nil
+    }
+
+    /// Corresponds to `CGPointApplyAffineTransform`.
+    public func apply(_ p: CGPoint) -> CGPoint {
+        let x = Double(p.x), y = Double(p.y)
+        return CGPoint(x: a * x + c * y + tx, y: b * x + d * y + ty)
+    }
+
+    /// The linear part applied to a size (no translation). Corresponds to `CGSizeApplyAffineTransform`.
+    public func apply(_ s: CGSize) -> CGSize {
+        let w = Double(s.width), h = Double(s.height)
+        return CGSize(width: a * w + c * h, height: b * w + d * h)
+    }
+
+    /// The axis-aligned bounding box of the transformed rect. Corresponds to `CGRectApplyAffineTransform`
+    /// (a null rect stays null).
+    public func apply(_ r: CGRect) -> CGRect {
+        if r.isNull { return r }
+        let s = r.standardized
+        let corners = [
+            apply(CGPoint(x: s.minX, y: s.minY)), apply(CGPoint(x: s.maxX, y: s.minY)),
+            apply(CGPoint(x: s.minX, y: s.maxY)), apply(CGPoint(x: s.maxX, y: s.maxY)),
+        ]
+        return CGRect.boundingBox(of: corners) ?? .null
+    }
+}
+
+extension AffineTransform2D: ApproximatelyEquatable {
+    public func isApproximatelyEqual(to o: AffineTransform2D, absoluteTolerance t: Double) -> Bool {
+        abs(a - o.a) <= t && abs(b - o.b) <= t && abs(c - o.c) <= t && abs(d - o.d) <= t
+            && abs(tx - o.tx) <= t && abs(ty - o.ty) <= t
+    }
+}
+
+extension CGRect {
+    /// The smallest rect containing all `points`, or `nil` for none or any non-finite point.
+    public static func boundingBox(of points: [CGPoint]) -> CGRect? {
+        guard let first = points.first else { return nil }
+        var minX = first.x, maxX = first.x, minY = first.y, maxY = first.y
+        for p in points {
+            guard p.x.isFinite, p.y.isFinite else { return nil }
+            minX = Swift.min(minX, p.x); maxX = Swift.max(maxX, p.x)
+            minY = Swift.min(minY, p.y); maxY = Swift.max(maxY, p.y)
+        }
+        return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+}

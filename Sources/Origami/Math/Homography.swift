@@ -1,0 +1,61 @@
+import Foundation
+
+/// A projective map between two planes: a 3×3 matrix acting on homogeneous row vectors
+/// `(x, y, 1) · H = (X, Y, W)`, the image being `(X/W, Y/W)`.
+///
+/// This is how one ordinary layer's plane maps into another's: take the 4×4 `Transform3D` of the chain,
+/// drop its z row (points on a layer's plane have z = 0) and its z column (the depth is discarded when the
+/// superlayer flattens its sublayers). A point with W ≤ 0 lies at or behind the eye and has no image.
+public struct Homography: Hashable, Sendable {
+    public var matrix: Matrix3
+
+    public init(_ matrix: Matrix3) { self.matrix = matrix }
+
+    public static let identity = Homography(Matrix3.identity)
+
+    /// The plane-to-plane map of a 3D transform: rows 1, 2, 4 and columns 1, 2, 4 of `t`.
+    public init(_ t: Transform3D) {
+        matrix = Matrix3(
+            m11: t.m11, m12: t.m12, m13: t.m14,
+            m21: t.m21, m22: t.m22, m23: t.m24,
+            m31: t.m41, m32: t.m42, m33: t.m44)
+    }
+}
+
+extension Homography {
+    /// `self` applied first, then `other`.
+    public func concatenating(_ other: Homography) -> Homography { Homography(matrix.concatenating(other.matrix)) }
+
+    /// The inverse map, or `nil` when the plane is seen edge-on (singular) or not finite.
+    public func inverted() -> Homography? { matrix.inverted().map(Homography.init) }
+
+    /// The homogeneous image `(x, y, 1) · H`.
+    public func applyHomogeneous(_ p: CGPoint) -> Vector3 {
+        matrix.apply(Vector3(Double(p.x), Double(p.y), 1))
+    }
+
+    /// The image of `p`, or `nil` when it lands at or behind the eye (W ≤ ε·scale) or is not finite.
+    public func apply(_ p: CGPoint) -> CGPoint? {
+        let h = applyHomogeneous(p)
+        guard h.z > 0, h.isFinite else { return nil }
+        let q = CGPoint(x: h.x / h.z, y: h.y / h.z)
+        return q.x.isFinite && q.y.isFinite ? q : nil
+    }
+
+    /// The point that `self` maps to `p`, or `nil` when there is none in front of the eye: the map is singular
+    /// (an edge-on plane) or the preimage would be seen with W ≤ 0 (behind the viewer).
+    public func unapply(_ p: CGPoint) -> CGPoint? {
+        guard let inverse = matrix.inverted() else { return nil }
+        let h = inverse.apply(Vector3(Double(p.x), Double(p.y), 1))
+        // (x, y, 1)·H⁻¹ = (X, Y, W) means (X/W, Y/W, 1)·H = (p, 1)/W: the forward w is 1/W, so it must be > 0.
+        guard h.z > 0, h.isFinite else { return nil }
+        let q = CGPoint(x: h.x / h.z, y: h.y / h.z)
+        return q.x.isFinite && q.y.isFinite ? q : nil
+    }
+}
+
+extension Homography: ApproximatelyEquatable {
+    public func isApproximatelyEqual(to other: Homography, absoluteTolerance: Double) -> Bool {
+        matrix.isApproximatelyEqual(to: other.matrix, absoluteTolerance: absoluteTolerance)
+    }
+}

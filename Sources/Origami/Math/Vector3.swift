@@ -1,0 +1,65 @@
+import Foundation
+
+/// A 3D vector or point, z toward the viewer.
+public struct Vector3: Hashable, Sendable {
+    public var x: Double, y: Double, z: Double
+
+    public init(_ x: Double, _ y: Double, _ z: Double) { self.x = x; self.y = y; self.z = z }
+    public init(x: Double, y: Double, z: Double) { self.init(x, y, z) }
+
+    public static let zero = Vector3(0, 0, 0)
+    public static let unitX = Vector3(1, 0, 0)
+    public static let unitY = Vector3(0, 1, 0)
+    public static let unitZ = Vector3(0, 0, 1)
+}
+
+extension Vector3 {
+    public static func + (a: Vector3, b: Vector3) -> Vector3 { Vector3(a.x + b.x, a.y + b.y, a.z + b.z) }
+    public static func - (a: Vector3, b: Vector3) -> Vector3 { Vector3(a.x - b.x, a.y - b.y, a.z - b.z) }
+    public static prefix func - (a: Vector3) -> Vector3 { Vector3(-a.x, -a.y, -a.z) }
+    public static func * (a: Vector3, s: Double) -> Vector3 { Vector3(a.x * s, a.y * s, a.z * s) }
+    public static func * (s: Double, a: Vector3) -> Vector3 { a * s }
+    public static func / (a: Vector3, s: Double) -> Vector3 { Vector3(a.x / s, a.y / s, a.z / s) }
+
+    public func dot(_ b: Vector3) -> Double { x * b.x + y * b.y + z * b.z }
+    public func cross(_ b: Vector3) -> Vector3 {
+        Vector3(y * b.z - z * b.y, z * b.x - x * b.z, x * b.y - y * b.x)
+    }
+    public var lengthSquared: Double { dot(self) }
+    public var length: Double { lengthSquared.squareRoot() }
+
+    /// The unit vector in the same direction, or `nil` for a zero or non-finite vector.
+    public func normalized() -> Vector3? {
+        let l = length
+        guard l > 0, l.isFinite else { return nil }
+        return self / l
+    }
+
+    public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
+}
+
+extension Vector3: ApproximatelyEquatable {
+    public func isApproximatelyEqual(to other: Vector3, absoluteTolerance: Double) -> Bool {
+        abs(x - other.x) <= absoluteTolerance && abs(y - other.y) <= absoluteTolerance
+            && abs(z - other.z) <= absoluteTolerance
+    }
+}
+
+extension Vector3: CustomStringConvertible {
+    public var description: String { "(\(x), \(y), \(z))" }
+}
+
+/// A homogeneous 4-vector `(x, y, z, w)`, the row vector Core Animation's matrices multiply.
+public struct Vector4: Hashable, Sendable {
+    public var x: Double, y: Double, z: Double, w: Double
+
+    public init(x: Double, y: Double, z: Double, w: Double) { self.x = x; self.y = y; self.z = z; self.w = w }
+    public init(_ v: Vector3, w: Double) { self.init(x: v.x, y: v.y, z: v.z, w: w) }
+
+    /// The point after the perspective divide, or `nil` at or behind the eye (w ≤ 0) or when not finite.
+    public var projected: Vector3? {
+        guard w > 0, x.isFinite, y.isFinite, z.isFinite, w.isFinite else { return nil }
+        let p = Vector3(x / w, y / w, z / w)
+        return p.isFinite ? p : nil
+    }
+}
