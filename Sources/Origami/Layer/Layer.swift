@@ -81,6 +81,9 @@ open class Layer {
     /// When false, neither this layer nor its sublayers receive hits: UIKit's `userInteractionEnabled = NO`,
     /// the book's fix for the cube's intercepted button.
     public var allowsHitTesting = true
+    /// Shades the members of this layer's sublayer scene when rendered (the lights of this 3D context).
+    /// `nil`: unlit. Lighting never changes the layers; it is a render-time pass.
+    public var lighting: (any FaceShader)?
 
     public internal(set) weak var superlayer: Layer?
     public internal(set) var sublayers: [Layer] = []

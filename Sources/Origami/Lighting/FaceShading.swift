@@ -1,0 +1,72 @@
+import Foundation
+
+/// The transforms that carry a scene member's normal, one per light space (DESIGN §4). Only their linear
+/// parts matter for normals; positions (for point lights) use the full matrices.
+public struct FaceTransforms: Hashable, Sendable {
+    /// The face relative to its solid: from the member's bounds space to the space of the nearest transform
+    /// layer holding it (for a member that is a direct sublayer of the context, its own placement) — the
+    /// book's `face.transform`.
+    public var object: Transform3D
+    /// Up to the 3D context, without the context's `sublayerTransform`: the light stays put while the camera
+    /// (the context's sublayerTransform) moves.
+    public var scene: Transform3D
+    /// Including the context's sublayerTransform (about its anchor): a head-lamp that moves with the camera.
+    public var view: Transform3D
+
+    public init(object: Transform3D, scene: Transform3D, view: Transform3D) {
+        self.object = object; self.scene = scene; self.view = view
+    }
+}
+
+/// How a lit plane is painted after its own drawing (background, contents, sublayer scene) and before its
+/// border — where the book adds its shadow sublayer. Every field is optional; all that are set apply, in order:
+/// 1. `multiply`: the plane's colour channels are multiplied by this colour (alpha unchanged);
+///    `vertexMultiply` does the same with four colours at the bounds' corners, interpolated across the plane
+///    (Gouraud);
+/// 2. `add` / `vertexAdd`: this colour is added to the colour channels (clamped at 1; alpha unchanged);
+/// 3. `overlay`: this colour is drawn over the bounds (source-over, clipped to the rounded bounds) — the book's
+///    black overlay with alpha `1 + L·N − ambient`.
+/// Corner order for the vertex arrays: (minX, minY), (maxX, minY), (maxX, maxY), (minX, maxY) of `bounds`.
+public struct FaceShade: Hashable, Sendable {
+    public var multiply: Color?
+    public var vertexMultiply: [Color]?
+    public var add: Color?
+    public var vertexAdd: [Color]?
+    public var overlay: Color?
+
+    public init(multiply: Color? = nil, vertexMultiply: [Color]? = nil, add: Color? = nil,
+                vertexAdd: [Color]? = nil, overlay: Color? = nil) {
+        self.multiply = multiply; self.vertexMultiply = vertexMultiply
+        self.add = add; self.vertexAdd = vertexAdd; self.overlay = overlay
+    }
+}
+
+/// Shades the members of a layer's sublayer scene. Set one as `Layer.lighting` on the layer that owns the
+/// 3D context (the container with the perspective); the renderer asks it once per member at render time and
+/// never changes the layers.
+public protocol FaceShader: Sendable {
+    /// The shade of a member with these transforms and bounds, or `nil` to leave it unlit.
+    func shade(_ transforms: FaceTransforms, bounds: CGRect) -> FaceShade?
+}
+
+extension Layer {
+    /// The transforms that carry `member`'s normal in each light space, `member` being one of this layer's
+    /// `sublayerScene()` members.
+    public func faceTransforms(for member: SceneMember) -> FaceTransforms {
+        // Object: up to (not including the placement of) the nearest transform layer holding the member.
+        var object = Transform3D.identity
+        var current = member.layer
+        let solid = member.transformLayers.last
+        while current !== solid, current !== self, let s = current.superlayer {
+            object = object.concatenating(current.geometry.placementTransform)
+            if s === solid || s === self { break }
+            object = object.concatenating(s.geometry.sublayerSpaceTransform)
+            current = s
+        }
+        if let solid { object = object.concatenating(solid.geometry.sublayerSpaceTransform) }
+        // Scene: the full chain minus this layer's sublayer-space transform (applied last in member.transform).
+        let scene = geometry.sublayerSpaceTransform.inverted().map { member.transform.concatenating($0) }
+            ?? member.transform
+        return FaceTransforms(object: object, scene: scene, view: member.transform)
+    }
+}
