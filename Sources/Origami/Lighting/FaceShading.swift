@@ -10,7 +10,8 @@ public struct FaceTransforms: Hashable, Sendable {
     /// Up to the 3D context, without the context's `sublayerTransform`: the light stays put while the camera
     /// (the context's sublayerTransform) moves.
     public var scene: Transform3D
-    /// Including the context's sublayerTransform (about its anchor): a head-lamp that moves with the camera.
+    /// Including the affine part of the context's sublayerTransform (about its anchor; its perspective column
+    /// m14 m24 m34 dropped): a head-lamp that moves with the camera.
     public var view: Transform3D
 
     public init(object: Transform3D, scene: Transform3D, view: Transform3D) {
@@ -67,6 +68,13 @@ extension Layer {
         // Scene: the full chain minus this layer's sublayer-space transform (applied last in member.transform).
         let scene = geometry.sublayerSpaceTransform.inverted().map { member.transform.concatenating($0) }
             ?? member.transform
-        return FaceTransforms(object: object, scene: scene, view: member.transform)
+        // View: the camera's rotation and scale, not its perspective: with m14 m24 m34 left in, the anchor
+        // translation around the sublayerTransform would leak the perspective into the linear part.
+        var camera = geometry
+        camera.sublayerTransform.m14 = 0
+        camera.sublayerTransform.m24 = 0
+        camera.sublayerTransform.m34 = 0
+        camera.sublayerTransform.m44 = 1
+        return FaceTransforms(object: object, scene: scene, view: scene.concatenating(camera.sublayerSpaceTransform))
     }
 }

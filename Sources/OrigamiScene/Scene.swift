@@ -1,0 +1,123 @@
+import Foundation
+import Origami
+import Yams
+
+/// The picture a scene describes: its size, pixel scale and background.
+public struct Canvas: Hashable, Sendable {
+    /// In points.
+    public var size: CGSize
+    /// Pixels per point.
+    public var scale: Double
+    /// `nil`: transparent.
+    public var background: Color?
+
+    public init(size: CGSize, scale: Double = 1, background: Color? = .white) {
+        self.size = size; self.scale = scale; self.background = background
+    }
+}
+
+/// Limits a scene must respect; a scene over one is refused before anything is allocated for it.
+public struct SceneLimits: Hashable, Sendable {
+    public var maxCanvasSide: Double = 16384
+    public var maxCanvasPixels: Double = 256 * 1024 * 1024
+    public var maxLayers = 100_000
+    public var maxDepth = 64
+    public var maxFileBytes = 16 * 1024 * 1024
+
+    public init() {}
+    public static let `default` = SceneLimits()
+}
+
+/// A decoded scene file: a canvas and a layer tree whose root covers the canvas.
+public final class Scene {
+    /// The scene file, when read from one.
+    public let url: URL?
+    public var canvas: Canvas
+    /// Covers the canvas: bounds (0, 0, width, height), position at its centre. The file's `layers` are its
+    /// sublayers; its background is the canvas background.
+    public let root: Layer
+    /// The file's top-of-file comment lines (what the scene reproduces), without the `#`.
+    public let summary: String
+
+    init(url: URL?, canvas: Canvas, root: Layer, summary: String) {
+        self.url = url; self.canvas = canvas; self.root = root; self.summary = summary
+    }
+
+    /// The first layer with this name.
+    public func layer(named name: String) -> Layer? { root.sublayer(named: name) }
+}
+
+extension Scene {
+    /// Reads and decodes a scene file (YAML, or JSON, which is read as YAML). Throws `SceneError` naming the
+    /// file, line, column and key path of every problem found.
+    public static func load(contentsOf url: URL, limits: SceneLimits = .default) throws(SceneError) -> Scene {
+        let name = url.path
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        guard let attributes else {
+            throw SceneError(SceneIssue(file: name, line: 0, column: 0, keyPath: "",
+                                        message: "cannot read the scene file: no such file"))
+        }
+        if let size = attributes[.size] as? Int, size > limits.maxFileBytes {
+            throw SceneError(SceneIssue(file: name, line: 0, column: 0, keyPath: "",
+                                        message: "the file is \(size) bytes, over the limit of \(limits.maxFileBytes)"))
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw SceneError(SceneIssue(file: name, line: 0, column: 0, keyPath: "",
+                                        message: "cannot read the scene file (permission denied or not a file)"))
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw SceneError(SceneIssue(file: name, line: 0, column: 0, keyPath: "",
+                                        message: "the scene file is not UTF-8 text"))
+        }
+        return try decode(text, file: name, baseURL: url.deletingLastPathComponent(), url: url, limits: limits)
+    }
+
+    /// Decodes scene text. `baseURL` is where relative image paths are resolved.
+    public static func decode(
+        _ text: String, file: String = "<scene>", baseURL: URL? = nil, url: URL? = nil,
+        limits: SceneLimits = .default
+    ) throws(SceneError) -> Scene {
+        let reader = SceneReader(file: file)
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw SceneError(issues: [issue(for: error, file: file)], source: text)
+        } catch {
+            throw SceneError(issues: [SceneIssue(file: file, line: 0, column: 0, keyPath: "", message: "\(error)")], source: text)
+        }
+        guard let node else {
+            throw SceneError(issues: [SceneIssue(file: file, line: 0, column: 0, keyPath: "",
+                                                 message: "the scene is empty", hint: "a scene needs at least `canvas` and `layers`")],
+                             source: text)
+        }
+        var builder = SceneBuilder(reader: reader, baseURL: baseURL, limits: limits)
+        let scene = builder.build(SceneValue(node: node, path: "", reader: reader), url: url, summary: summary(of: text))
+        guard reader.issues.isEmpty, let scene else {
+            throw SceneError(issues: reader.issues, source: text)
+        }
+        return scene
+    }
+
+    private static func issue(for error: YamlError, file: String) -> SceneIssue {
+        switch error {
+        case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
+            return SceneIssue(file: file, line: mark.line, column: mark.column, keyPath: "",
+                              message: "not valid YAML: \(problem)")
+        case let .reader(problem, _, _, _):
+            return SceneIssue(file: file, line: 0, column: 0, keyPath: "", message: "cannot read the text: \(problem)")
+        default:
+            return SceneIssue(file: file, line: 0, column: 0, keyPath: "", message: "not valid YAML: \(error)")
+        }
+    }
+
+    private static func summary(of text: String) -> String {
+        var lines: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let t = line.trimmingCharacters(in: .whitespaces)
+            guard t.hasPrefix("#") else { break }
+            lines.append(String(t.dropFirst()).trimmingCharacters(in: .whitespaces))
+        }
+        return lines.joined(separator: "\n")
+    }
+}

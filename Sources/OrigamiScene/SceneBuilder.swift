@@ -1,0 +1,254 @@
+import Foundation
+import Origami
+import Yams
+
+/// Turns a scene document into a layer tree, reporting every problem to its reader.
+struct SceneBuilder {
+    let reader: SceneReader
+    let baseURL: URL?
+    let limits: SceneLimits
+    private var layerCount = 0
+    private var names: [String: String] = [:]   // name → key path of its first use
+
+    init(reader: SceneReader, baseURL: URL?, limits: SceneLimits) {
+        self.reader = reader; self.baseURL = baseURL; self.limits = limits
+    }
+
+    static let topKeys = ["canvas", "layers"]
+    static let canvasKeys = ["size", "scale", "background"]
+    static let layerKeys = [
+        "type", "name", "frame", "bounds", "position", "anchorPoint", "anchorPointZ", "zPosition", "transform",
+        "sublayerTransform", "geometryFlipped", "masksToBounds", "doubleSided", "hidden", "opacity",
+        "backgroundColor", "borderWidth", "borderColor", "cornerRadius", "contents", "contentsGravity",
+        "contentsScale", "allowsHitTesting", "sublayers",
+    ]
+    static let textKeys = ["string", "fontFamily", "fontSize", "fontWeight", "italic", "foregroundColor", "alignment",
+                           "verticallyCentered"]
+    static let layerTypes = ["layer", "transformLayer", "text"]
+
+    mutating func build(_ top: SceneValue, url: URL?, summary: String) -> Scene? {
+        guard let object = top.object(allowed: Self.topKeys) else { return nil }
+        let canvas = object.required("canvas", hint: "e.g. `canvas: {size: [600, 400]}`").flatMap(readCanvas)
+        let root = Layer(name: nil)
+        if let canvas {
+            root.bounds = CGRect(origin: .zero, size: canvas.size)
+            root.position = CGPoint(x: canvas.size.width / 2, y: canvas.size.height / 2)
+            root.backgroundColor = canvas.background
+        }
+        if let layers = object.required("layers")?.list() {
+            for item in layers {
+                if let layer = readLayer(item, depth: 1) { try? root.addSublayer(layer) }
+            }
+        }
+        guard let canvas else { return nil }
+        return Scene(url: url, canvas: canvas, root: root, summary: summary)
+    }
+
+    // MARK: Canvas
+
+    private func readCanvas(_ value: SceneValue) -> Canvas? {
+        guard let o = value.object(allowed: Self.canvasKeys) else { return nil }
+        guard let sizeValue = o.required("size", hint: "e.g. `size: [600, 400]`"),
+              let size = sizeValue.size(positive: true) else { return nil }
+        var canvas = Canvas(size: size)
+        if let s = o["scale"]?.number(in: 0.01...64, what: "scale") { canvas.scale = s }
+        if let b = o["background"] {
+            if case let .scalar(s) = b.node, s.string == "transparent" || s.string == "none" {
+                canvas.background = nil
+            } else if let c = b.color() {
+                canvas.background = c
+            }
+        }
+        let w = Double(size.width) * canvas.scale, h = Double(size.height) * canvas.scale
+        if w > limits.maxCanvasSide || h > limits.maxCanvasSide || w * h > limits.maxCanvasPixels {
+            reader.report(sizeValue, "canvas of \(format(w))×\(format(h)) pixels is too large",
+                          hint: "the limit is \(format(limits.maxCanvasSide)) pixels a side and \(format(limits.maxCanvasPixels / 1_048_576)) Mpx")
+            return nil
+        }
+        return canvas
+    }
+
+    // MARK: Layers
+
+    private mutating func readLayer(_ value: SceneValue, depth: Int) -> Layer? {
+        guard depth <= limits.maxDepth else {
+            reader.report(value, "layers are nested more than \(limits.maxDepth) deep")
+            return nil
+        }
+        layerCount += 1
+        guard layerCount <= limits.maxLayers else {
+            if layerCount == limits.maxLayers + 1 {
+                reader.report(value, "the scene has more than \(limits.maxLayers) layers")
+            }
+            return nil
+        }
+        // The type decides which keys are allowed, so read it before checking the others.
+        var type = "layer"
+        if case let .mapping(m) = value.node, let t = m["type"] {
+            type = value.child("type", t).choice(Self.layerTypes) ?? "layer"
+        }
+        let allowed = Self.layerKeys + (type == "text" ? Self.textKeys : [])
+        guard let o = value.object(allowed: allowed) else { return nil }
+
+        let layer: Layer
+        switch type {
+        case "transformLayer": layer = TransformLayer()
+        case "text": layer = readText(o)
+        default: layer = Layer()
+        }
+        if let v = o["name"], let name = v.string() {
+            if let first = names[name] {
+                reader.report(v, "the name `\(name)` is already used at \(first)", hint: "layer names must be unique")
+            } else {
+                names[name] = v.path
+            }
+            layer.name = name
+        }
+        // Geometry: bounds before frame (frame sets bounds.size), frame before position/anchorPoint overrides.
+        if let b = o["bounds"]?.rect() {
+            if b.width < 0 || b.height < 0 { reader.report(o["bounds"], "bounds width and height must be non-negative") }
+            layer.bounds = b
+        }
+        if let t = o["transform"].flatMap(readTransform) { layer.transform = t }
+        if let a = o["anchorPoint"]?.point() { layer.anchorPoint = a }
+        if let f = o["frame"]?.rect() {
+            if f.width < 0 || f.height < 0 { reader.report(o["frame"], "frame width and height must be non-negative") }
+            if o["bounds"] != nil { reader.report(o["frame"], "both `frame` and `bounds` are given", hint: "use `frame`, or `bounds` with `position`") }
+            layer.frame = f
+        }
+        if let p = o["position"]?.point() { layer.position = p }
+        if let z = o["anchorPointZ"]?.number() { layer.anchorPointZ = z }
+        if let z = o["zPosition"]?.number() { layer.zPosition = z }
+        if let t = o["sublayerTransform"].flatMap(readTransform) { layer.sublayerTransform = t }
+        if let b = o["geometryFlipped"]?.bool() { layer.isGeometryFlipped = b }
+        if let b = o["masksToBounds"]?.bool() { layer.masksToBounds = b }
+        if let b = o["doubleSided"]?.bool() { layer.isDoubleSided = b }
+        if let b = o["hidden"]?.bool() { layer.isHidden = b }
+        if let v = o["opacity"]?.number(in: 0...1, what: "opacity") { layer.opacity = v }
+        if let c = o["backgroundColor"]?.color() { layer.backgroundColor = c }
+        if let v = o["borderWidth"]?.number(in: 0...10_000, what: "borderWidth") { layer.borderWidth = v }
+        if let c = o["borderColor"]?.color() { layer.borderColor = c }
+        if let v = o["cornerRadius"]?.number(in: 0...100_000, what: "cornerRadius") { layer.cornerRadius = v }
+        if let v = o["contentsGravity"]?.choice(ContentsGravity.allCases.map(\.rawValue)) {
+            layer.contentsGravity = ContentsGravity(rawValue: v) ?? .resize
+        }
+        if let v = o["contentsScale"]?.number(in: 0.01...64, what: "contentsScale") { layer.contentsScale = v }
+        if let b = o["allowsHitTesting"]?.bool() { layer.allowsHitTesting = b }
+        if let c = o["contents"] { readContents(c, into: layer) }
+        if let subs = o["sublayers"]?.list() {
+            for item in subs {
+                if let s = readLayer(item, depth: depth + 1) { try? layer.addSublayer(s) }
+            }
+        }
+        return layer
+    }
+
+    private func readText(_ o: SceneObject) -> TextLayer {
+        let t = TextLayer()
+        if let s = o["string"]?.string() { t.string = s }
+        if let s = o["fontFamily"]?.string() { t.fontFamily = s }
+        if let v = o["fontSize"]?.number(in: 0.1...10_000, what: "fontSize") { t.fontSize = v }
+        if let v = o["fontWeight"]?.choice(TextLayer.Weight.allCases.map(\.rawValue)) { t.fontWeight = TextLayer.Weight(rawValue: v) ?? .regular }
+        if let b = o["italic"]?.bool() { t.isItalic = b }
+        if let c = o["foregroundColor"]?.color() { t.foregroundColor = c }
+        if let v = o["alignment"]?.choice(TextLayer.Alignment.allCases.map(\.rawValue)) { t.alignment = TextLayer.Alignment(rawValue: v) ?? .left }
+        if let b = o["verticallyCentered"]?.bool() { t.isVerticallyCentered = b }
+        return t
+    }
+
+    private func readContents(_ value: SceneValue, into layer: Layer) {
+        guard let path = value.string() else { return }
+        guard let url = resolve(path, at: value) else { return }
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            reader.report(value, "image `\(path)` not found", hint: "paths are relative to the scene file's folder")
+            return
+        }
+        imageLoader(url, value, layer)
+    }
+
+    /// Resolves a path relative to the scene's folder, refusing one that leaves it.
+    private func resolve(_ path: String, at value: SceneValue) -> URL? {
+        let base = (baseURL ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
+        let url = (path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path)).standardizedFileURL
+        let root = base.path.hasSuffix("/") ? base.path : base.path + "/"
+        guard url.path.hasPrefix(root) else {
+            reader.report(value, "image path `\(path)` leaves the scene's folder", hint: "keep images beside the scene file")
+            return nil
+        }
+        return url
+    }
+
+    /// Loads an image file into `layer.contents`, reporting failures at `value`.
+    var imageLoader: (URL, SceneValue, Layer) -> Void = { url, value, _ in
+        value.reader.report(value, "cannot load image `\(url.lastPathComponent)`: no image decoder is available")
+    }
+
+    // MARK: Transforms
+
+    /// An operation list applied like the book's code: `t = Identity`, then for each operation
+    /// `t = CATransform3DRotate(t, …)` (the new operation applies first), with `perspective d` setting
+    /// `t.m34 = −1/d`.
+    func readTransform(_ value: SceneValue) -> Transform3D? {
+        let items: [SceneValue]
+        if case .scalar = value.node { items = [value] } else if let l = value.list() { items = l } else { return nil }
+        var t = Transform3D.identity
+        for item in items {
+            guard let text = item.string() else { return nil }
+            guard let next = Self.apply(text, to: t, at: item) else { return nil }
+            t = next
+        }
+        return t
+    }
+
+    static let operations = ["perspective", "rotate", "translate", "scale", "matrix"]
+
+    private static func apply(_ text: String, to t: Transform3D, at value: SceneValue) -> Transform3D? {
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).map(String.init)
+        guard let op = words.first else { return value.fail("empty transform operation") }
+        let args = Array(words.dropFirst())
+        func numbers(_ counts: [Int], usage: String) -> [Double]? {
+            guard counts.contains(args.count) else { return value.fail("`\(op)` takes \(usage)", hint: "e.g. `\(usage)`") }
+            var result: [Double] = []
+            for a in args {
+                guard let v = Double(a), v.isFinite else { return value.fail("`\(a)` is not a finite number in `\(text)`") }
+                result.append(v)
+            }
+            return result
+        }
+        switch op {
+        case "perspective":
+            guard let v = numbers([1], usage: "perspective 500") else { return nil }
+            guard v[0] > 0 else { return value.fail("the perspective distance must be positive") }
+            var r = t
+            r.m34 = -1 / v[0]
+            return r
+        case "rotate":
+            if args.count == 2, ["x", "y", "z"].contains(args[0]) {
+                guard let a = SceneValue.parseDegrees(args[1]) else { return value.fail("`\(args[1])` is not an angle in degrees") }
+                let axis = args[0] == "x" ? (1.0, 0.0, 0.0) : args[0] == "y" ? (0, 1, 0) : (0, 0, 1)
+                return t.rotated(by: a * .pi / 180, x: axis.0, y: axis.1, z: axis.2)
+            }
+            if args.count == 4, let a = SceneValue.parseDegrees(args[0]) {
+                guard let axis = numbers([4], usage: "rotate 45 0 1 0").map({ Array($0.dropFirst()) }) else { return nil }
+                guard axis.contains(where: { $0 != 0 }) else { return value.fail("the rotation axis is zero") }
+                return t.rotated(by: a * .pi / 180, x: axis[0], y: axis[1], z: axis[2])
+            }
+            return value.fail("`rotate` takes an axis and an angle in degrees", hint: "e.g. `rotate y 45` or `rotate 45 0 1 0`")
+        case "translate":
+            guard let v = numbers([2, 3], usage: "translate 0 0 100") else { return nil }
+            return t.translated(x: v[0], y: v[1], z: v.count == 3 ? v[2] : 0)
+        case "scale":
+            guard let v = numbers([1, 2, 3], usage: "scale 2 2 1") else { return nil }
+            let s = v.count == 1 ? [v[0], v[0], 1] : v.count == 2 ? [v[0], v[1], 1] : v
+            return t.scaled(x: s[0], y: s[1], z: s[2])
+        case "matrix":
+            guard let v = numbers([16], usage: "matrix m11 m12 … m44 (16 numbers, row-major)"),
+                  let m = Transform3D(rowMajor: v) else { return nil }
+            return m.concatenating(t)
+        default:
+            let hint = closestMatch(to: op, in: operations).map { "did you mean `\($0)`?" }
+                ?? "operations: \(operations.joined(separator: ", "))"
+            return value.fail("unknown transform operation `\(op)`", hint: hint)
+        }
+    }
+}

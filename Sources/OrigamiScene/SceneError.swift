@@ -1,0 +1,85 @@
+import Foundation
+
+/// A problem in a scene file, located by file, line, column and key path, with a hint where one helps.
+public struct SceneIssue: Error, Hashable, Sendable, CustomStringConvertible {
+    public var file: String
+    /// 1-based; 0 when unknown.
+    public var line: Int
+    /// 1-based; 0 when unknown.
+    public var column: Int
+    /// Where in the document: `layers[0].sublayers[2].anchorPoint`.
+    public var keyPath: String
+    public var message: String
+    public var hint: String?
+
+    public init(file: String, line: Int, column: Int, keyPath: String, message: String, hint: String? = nil) {
+        self.file = file; self.line = line; self.column = column
+        self.keyPath = keyPath; self.message = message; self.hint = hint
+    }
+
+    /// `file:line:column: key.path: message; hint`
+    public var description: String {
+        var s = file
+        if line > 0 { s += ":\(line)" + (column > 0 ? ":\(column)" : "") }
+        s += ": "
+        if !keyPath.isEmpty { s += "\(keyPath): " }
+        s += message
+        if let hint { s += "; \(hint)" }
+        return s
+    }
+}
+
+/// Every problem found in a scene file (decoding goes on after the first one, so a user sees them all).
+public struct SceneError: Error, Sendable, CustomStringConvertible {
+    public var issues: [SceneIssue]
+    /// The scene's text, for showing the offending lines.
+    public var source: String?
+
+    public init(issues: [SceneIssue], source: String? = nil) { self.issues = issues; self.source = source }
+
+    public init(_ issue: SceneIssue) { self.init(issues: [issue]) }
+
+    /// One line per issue.
+    public var description: String { issues.map(\.description).joined(separator: "\n") }
+
+    /// The issues, each followed by its source line and a caret under the column.
+    public var detailedDescription: String {
+        let lines = source.map { $0.split(separator: "\n", omittingEmptySubsequences: false) } ?? []
+        return issues.map { issue in
+            var s = issue.description
+            if issue.line > 0, issue.line <= lines.count {
+                let text = String(lines[issue.line - 1])
+                s += "\n    \(text)"
+                if issue.column > 0 { s += "\n    " + String(repeating: " ", count: issue.column - 1) + "^" }
+            }
+            return s
+        }.joined(separator: "\n")
+    }
+}
+
+/// The closest candidate to `word` (case-insensitive edit distance ≤ max(2, a third of its length)), for
+/// "did you mean" hints.
+func closestMatch(to word: String, in candidates: [String]) -> String? {
+    let w = Array(word.lowercased())
+    var best: (String, Int)?
+    for c in candidates {
+        let d = editDistance(w, Array(c.lowercased()))
+        if d <= max(2, w.count / 3), d < (best?.1 ?? .max) { best = (c, d) }
+    }
+    return best?.0
+}
+
+private func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous = Array(0...b.count)
+    var current = previous
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}

@@ -1,0 +1,218 @@
+import Foundation
+import Origami
+import Yams
+
+/// Collects the issues of one scene file while its nodes are read.
+final class SceneReader {
+    let file: String
+    private(set) var issues: [SceneIssue] = []
+
+    init(file: String) { self.file = file }
+
+    func report(_ value: SceneValue?, _ message: String, hint: String? = nil, path: String? = nil) {
+        let mark = value?.node.mark
+        issues.append(SceneIssue(
+            file: file, line: mark?.line ?? 0, column: mark?.column ?? 0,
+            keyPath: path ?? value?.path ?? "", message: message, hint: hint))
+    }
+}
+
+/// A node of a scene file with its key path, read through typed accessors that report what is wrong.
+struct SceneValue {
+    let node: Node
+    let path: String
+    let reader: SceneReader
+
+    func child(_ key: String, _ node: Node) -> SceneValue {
+        SceneValue(node: node, path: path.isEmpty ? key : "\(path).\(key)", reader: reader)
+    }
+
+    func element(_ index: Int, _ node: Node) -> SceneValue {
+        SceneValue(node: node, path: "\(path)[\(index)]", reader: reader)
+    }
+
+    func fail<T>(_ message: String, hint: String? = nil) -> T? {
+        reader.report(self, message, hint: hint)
+        return nil
+    }
+
+    var typeName: String {
+        switch node {
+        case .scalar: return "a scalar"
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .alias: return "an alias"
+        }
+    }
+
+    // MARK: Scalars
+
+    /// A finite number.
+    func number() -> Double? {
+        guard case let .scalar(s) = node, s.style == .plain || s.style == .any else {
+            return fail("expected a number, found \(quotedOrType)")
+        }
+        guard let v = Double.construct(from: s) ?? Double(s.string) else {
+            return fail("expected a number, found \(quotedOrType)")
+        }
+        guard v.isFinite else { return fail("expected a finite number, found \(s.string)", hint: "NaN and infinities are not allowed") }
+        return v
+    }
+
+    func number(in range: ClosedRange<Double>, what: String? = nil) -> Double? {
+        guard let v = number() else { return nil }
+        guard range.contains(v) else {
+            return fail("\(what ?? "value") \(format(v)) is out of range \(format(range.lowerBound))…\(format(range.upperBound))")
+        }
+        return v
+    }
+
+    /// A number or a string like `-45`, `-45deg`, `-45°`, in degrees; returned in radians.
+    func angle() -> Double? {
+        if case let .scalar(s) = node, let d = SceneValue.parseDegrees(s.string) { return d * .pi / 180 }
+        return fail("expected an angle in degrees, found \(quotedOrType)", hint: "write e.g. -45 or \"-45deg\"")
+    }
+
+    static func parseDegrees(_ text: String) -> Double? {
+        var t = text.trimmingCharacters(in: .whitespaces)
+        for suffix in ["deg", "°"] where t.hasSuffix(suffix) { t = String(t.dropLast(suffix.count)) }
+        guard let v = Double(t), v.isFinite else { return nil }
+        return v
+    }
+
+    func string() -> String? {
+        guard case let .scalar(s) = node else { return fail("expected a string, found \(typeName)") }
+        return s.string
+    }
+
+    func bool() -> Bool? {
+        guard case let .scalar(s) = node, let b = Bool.construct(from: s) else {
+            return fail("expected true or false, found \(quotedOrType)")
+        }
+        return b
+    }
+
+    func int(in range: ClosedRange<Int>) -> Int? {
+        guard let v = number() else { return nil }
+        guard v == v.rounded(), let i = Int(exactly: v) else { return fail("expected a whole number, found \(format(v))") }
+        guard range.contains(i) else { return fail("\(i) is out of range \(range.lowerBound)…\(range.upperBound)") }
+        return i
+    }
+
+    // MARK: Collections
+
+    func list() -> [SceneValue]? {
+        guard case let .sequence(seq) = node else { return fail("expected a list, found \(typeName)") }
+        return seq.enumerated().map { element($0.offset, $0.element) }
+    }
+
+    /// A list of exactly `count` numbers (or one of `counts`).
+    func numbers(count: Int, what: String) -> [Double]? { numbers(counts: [count], what: what) }
+
+    func numbers(counts: [Int], what: String) -> [Double]? {
+        guard let items = list() else { return nil }
+        guard counts.contains(items.count) else {
+            let expected = counts.map(String.init).joined(separator: " or ")
+            return fail("expected \(what) as a list of \(expected) numbers, found \(items.count)")
+        }
+        var result: [Double] = []
+        for item in items { guard let v = item.number() else { return nil }; result.append(v) }
+        return result
+    }
+
+    func point() -> CGPoint? {
+        numbers(count: 2, what: "a point [x, y]").map { CGPoint(x: $0[0], y: $0[1]) }
+    }
+
+    func size(positive: Bool = false) -> CGSize? {
+        guard let v = numbers(count: 2, what: "a size [width, height]") else { return nil }
+        if v[0] < 0 || v[1] < 0 || (positive && (v[0] == 0 || v[1] == 0)) {
+            return fail("size [\(format(v[0])), \(format(v[1]))] must be \(positive ? "positive" : "non-negative")")
+        }
+        return CGSize(width: v[0], height: v[1])
+    }
+
+    func rect() -> CGRect? {
+        numbers(count: 4, what: "a rect [x, y, width, height]").map { CGRect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) }
+    }
+
+    func vector3() -> Vector3? {
+        numbers(count: 3, what: "a vector [x, y, z]").map { Vector3($0[0], $0[1], $0[2]) }
+    }
+
+    func color() -> Color? {
+        if case let .scalar(s) = node, let c = Color(parsing: s.string) { return c }
+        if case .sequence = node, let v = numbers(counts: [3, 4], what: "a colour [r, g, b] or [r, g, b, a] (0…1)") {
+            guard v.allSatisfy({ (0...1).contains($0) }) else { return fail("colour components must be within 0…1") }
+            return Color(red: v[0], green: v[1], blue: v[2], alpha: v.count == 4 ? v[3] : 1)
+        }
+        if case .sequence = node { return nil }
+        let names = Color.named.keys.sorted()
+        var hint = "use a name (\(names.joined(separator: ", "))), #rrggbb, #rrggbbaa or [r, g, b, a]"
+        if case let .scalar(s) = node, let match = closestMatch(to: s.string, in: names) { hint = "did you mean `\(match)`?" }
+        return fail("expected a colour, found \(quotedOrType)", hint: hint)
+    }
+
+    /// One of `choices` (exact match), with a "did you mean" hint otherwise.
+    func choice(_ choices: [String]) -> String? {
+        guard let s = string() else { return nil }
+        if choices.contains(s) { return s }
+        let hint = closestMatch(to: s, in: choices).map { "did you mean `\($0)`?" }
+            ?? "one of: \(choices.joined(separator: ", "))"
+        return fail("unknown value `\(s)`", hint: hint)
+    }
+
+    /// The entries of a mapping with string keys, checked against `allowed` (unknown and repeated keys are
+    /// reported, with a "did you mean" hint); `nil` when the node is not a mapping.
+    func object(allowed: [String]) -> SceneObject? {
+        guard case let .mapping(mapping) = node else { return fail("expected a mapping, found \(typeName)") }
+        var entries: [String: SceneValue] = [:]
+        var order: [String] = []
+        for (k, v) in mapping {
+            guard case let .scalar(ks) = k else {
+                reader.report(SceneValue(node: k, path: path, reader: reader), "keys must be plain strings")
+                continue
+            }
+            let key = ks.string
+            let keyValue = SceneValue(node: k, path: path.isEmpty ? key : "\(path).\(key)", reader: reader)
+            if entries[key] != nil {
+                reader.report(keyValue, "key `\(key)` appears twice")
+                continue
+            }
+            guard allowed.contains(key) else {
+                let hint = closestMatch(to: key, in: allowed).map { "did you mean `\($0)`?" }
+                    ?? "known keys: \(allowed.joined(separator: ", "))"
+                reader.report(keyValue, "unknown key `\(key)`", hint: hint)
+                continue
+            }
+            entries[key] = child(key, v)
+            order.append(key)
+        }
+        return SceneObject(value: self, entries: entries, order: order)
+    }
+
+    private var quotedOrType: String {
+        if case let .scalar(s) = node { return "`\(s.string)`" }
+        return typeName
+    }
+}
+
+/// A checked mapping: its known keys, in file order.
+struct SceneObject {
+    let value: SceneValue
+    let entries: [String: SceneValue]
+    let order: [String]
+
+    subscript(key: String) -> SceneValue? { entries[key] }
+
+    /// Reports a missing required key at the mapping itself.
+    func required(_ key: String, hint: String? = nil) -> SceneValue? {
+        if let v = entries[key] { return v }
+        value.reader.report(value, "missing key `\(key)`", hint: hint)
+        return nil
+    }
+}
+
+func format(_ v: Double) -> String {
+    v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+}

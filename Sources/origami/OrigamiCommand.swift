@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import Origami
+import OrigamiScene
+
+@main
+struct OrigamiCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "origami",
+        abstract: "Render, light and hit-test 3D scenes built from Core Animation-style layers.",
+        discussion: """
+            A scene file (YAML or JSON) describes a canvas and a tree of layers, transform layers and solids.
+            Transforms are operation lists applied like the book's code: [perspective 500, rotate x -45].
+            """,
+        subcommands: [HitCommand.self, InspectCommand.self]
+    )
+}
+
+/// The scene argument every subcommand takes.
+struct SceneArgument: ParsableArguments {
+    @Argument(help: ArgumentHelp("The scene file (.yaml, .yml or .json).", valueName: "scene"))
+    var scene: String
+
+    func load() throws -> Scene {
+        do {
+            return try Scene.load(contentsOf: URL(fileURLWithPath: scene))
+        } catch {
+            fail(error.issues.count == 1 ? "invalid scene \(scene)" : "invalid scene \(scene) (\(error.issues.count) problems)",
+                 details: error.detailedDescription)
+        }
+    }
+}
+
+/// Prints `error: message` and the details to standard error, and exits with status 1.
+func fail(_ message: String, details: String? = nil) -> Never {
+    var text = "error: \(message)\n"
+    if let details, !details.isEmpty { text += details + "\n" }
+    FileHandle.standardError.write(Data(text.utf8))
+    exit(1)
+}
+
+/// A point written `X,Y`.
+struct PointArgument: ExpressibleByArgument {
+    let point: CGPoint
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else { return nil }
+        point = CGPoint(x: x, y: y)
+    }
+
+    static var defaultValueDescription: String { "X,Y" }
+}
+
+/// How a layer is named in output: its name, or its place in the tree (`layers[0].sublayers[2]`).
+func label(of layer: Layer, in scene: Scene) -> String {
+    if let name = layer.name { return name }
+    if layer === scene.root { return "canvas" }
+    var parts: [String] = []
+    var current = layer
+    while let s = current.superlayer {
+        let i = s.sublayers.firstIndex { $0 === current } ?? 0
+        parts.append(s === scene.root ? "layers[\(i)]" : "sublayers[\(i)]")
+        current = s
+    }
+    return parts.reversed().joined(separator: ".")
+}
+
+func fmt(_ v: Double, _ digits: Int = 2) -> String {
+    let s = String(format: "%.\(digits)f", v)
+    return s == "-0.00" || s == "-0.0" || s == "-0" ? String(s.dropFirst()) : s
+}
+
+func fmt(_ p: CGPoint) -> String { "(\(fmt(p.x)), \(fmt(p.y)))" }
+func fmt(_ r: CGRect) -> String { "(\(fmt(r.minX)), \(fmt(r.minY)), \(fmt(r.width)), \(fmt(r.height)))" }
