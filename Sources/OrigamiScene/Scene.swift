@@ -94,7 +94,10 @@ extension Scene {
         var builder = SceneBuilder(reader: reader, baseURL: baseURL, limits: limits)
         let scene = builder.build(SceneValue(node: node, path: "", reader: reader), url: url, summary: summary(of: text))
         guard reader.issues.isEmpty, let scene else {
-            throw SceneError(issues: reader.issues, source: text)
+            let ordered = reader.issues.enumerated().sorted {
+                ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset)
+            }.map(\.element)
+            throw SceneError(issues: ordered, source: text)
         }
         return scene
     }
@@ -104,6 +107,10 @@ extension Scene {
         case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
             return SceneIssue(file: file, line: mark.line, column: mark.column, keyPath: "",
                               message: "not valid YAML: \(problem)")
+        case let .duplicatedKeysInMapping(duplicates, context):
+            let keys = duplicates.sorted().map { "`\($0)`" }.joined(separator: ", ")
+            return SceneIssue(file: file, line: context.mark.line, column: context.mark.column, keyPath: "",
+                              message: "key \(keys) appears twice in one mapping")
         case let .reader(problem, _, _, _):
             return SceneIssue(file: file, line: 0, column: 0, keyPath: "", message: "cannot read the text: \(problem)")
         default:

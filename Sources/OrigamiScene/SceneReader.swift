@@ -162,8 +162,8 @@ struct SceneValue {
         return fail("unknown value `\(s)`", hint: hint)
     }
 
-    /// The entries of a mapping with string keys, checked against `allowed` (unknown and repeated keys are
-    /// reported, with a "did you mean" hint); `nil` when the node is not a mapping.
+    /// The entries of a mapping with string keys, checked against `allowed` (unknown keys are reported, with a
+    /// "did you mean" hint; Yams already refuses repeated keys); `nil` when the node is not a mapping.
     func object(allowed: [String]) -> SceneObject? {
         guard case let .mapping(mapping) = node else { return fail("expected a mapping, found \(typeName)") }
         var entries: [String: SceneValue] = [:]
@@ -175,10 +175,6 @@ struct SceneValue {
             }
             let key = ks.string
             let keyValue = SceneValue(node: k, path: path.isEmpty ? key : "\(path).\(key)", reader: reader)
-            if entries[key] != nil {
-                reader.report(keyValue, "key `\(key)` appears twice")
-                continue
-            }
             guard allowed.contains(key) else {
                 let hint = closestMatch(to: key, in: allowed).map { "did you mean `\($0)`?" }
                     ?? "known keys: \(allowed.joined(separator: ", "))"

@@ -1,0 +1,148 @@
+import Foundation
+import Origami
+import Testing
+@testable import OrigamiScene
+
+/// Broken scene files: each gives its exact located message, and nothing else is produced.
+@Suite("Scene errors")
+struct SceneErrorTests {
+    private func issues(_ text: String) -> [SceneIssue] {
+        do {
+            _ = try Scene.decode(text, file: "s.yaml")
+            return []
+        } catch {
+            return error.issues
+        }
+    }
+
+    private func single(_ text: String) throws -> SceneIssue {
+        let all = issues(text)
+        try #require(all.count == 1, "expected one issue, got \(all.map(\.description))")
+        return all[0]
+    }
+
+    @Test func unknownKeyNamesLineColumnPathAndHint() throws {
+        let i = try single("""
+            canvas: {size: [10, 10]}
+            layers:
+              - name: a
+                anchorpoint: [0.5, 0.9]
+            """)
+        #expect(i.description == "s.yaml:4:5: layers[0].anchorpoint: unknown key `anchorpoint`; did you mean `anchorPoint`?")
+    }
+
+    @Test func wrongTypes() throws {
+        #expect(try single("canvas: {size: [10, 10]}\nlayers: [{opacity: high}]").description
+            == "s.yaml:2:20: layers[0].opacity: expected a number, found `high`")
+        #expect(try single("canvas: {size: [10, 10]}\nlayers: [{frame: [1, 2, 3]}]").message
+            == "expected a rect [x, y, width, height] as a list of 4 numbers, found 3")
+        #expect(try single("canvas: {size: [10, 10]}\nlayers: [{hidden: 3}]").message == "expected true or false, found `3`")
+        #expect(try single("canvas: {size: [10, 10]}\nlayers: {a: 1}").message == "expected a list, found a mapping")
+    }
+
+    @Test(arguments: [".nan", ".inf", "-.inf"])
+    func nonFiniteNumbersAreRefused(_ literal: String) throws {
+        let i = try single("canvas: {size: [10, 10]}\nlayers: [{zPosition: \(literal)}]")
+        #expect(i.message.hasPrefix("expected a finite number"))
+        #expect(i.hint == "NaN and infinities are not allowed")
+        #expect(i.keyPath == "layers[0].zPosition")
+    }
+
+    @Test func canvasMustBePositiveAndBounded() throws {
+        #expect(try single("canvas: {size: [0, 10]}\nlayers: []").message == "size [0, 10] must be positive")
+        #expect(try single("canvas: {size: [-5, 10]}\nlayers: []").message == "size [-5, 10] must be positive")
+        let huge = try single("canvas: {size: [20000, 10]}\nlayers: []")
+        #expect(huge.message == "canvas of 20000×10 pixels is too large")
+        // The limit applies after scale: 10000 points at scale 2 are 20000 pixels.
+        #expect(try single("canvas: {size: [10000, 10], scale: 2}\nlayers: []").message == "canvas of 20000×20 pixels is too large")
+        #expect(try single("layers: []").description == "s.yaml:1:1: missing key `canvas`; e.g. `canvas: {size: [600, 400]}`")
+    }
+
+    @Test func duplicateNamesAndKeys() throws {
+        let dup = try single("canvas: {size: [10, 10]}\nlayers: [{name: a}, {name: a}]")
+        #expect(dup.message == "the name `a` is already used at layers[0].name")
+        #expect(dup.keyPath == "layers[1].name")
+        let key = try single("canvas: {size: [10, 10]}\nlayers: [{name: a, name: b}]")
+        #expect(key.message == "key `name` appears twice in one mapping")
+        #expect(key.line == 2)
+    }
+
+    @Test func transformOperations() throws {
+        #expect(try single("canvas: {size: [10, 10]}\nlayers: [{transform: [rotat y 4]}]").description
+            == "s.yaml:2:23: layers[0].transform[0]: unknown transform operation `rotat`; did you mean `rotate`?")
+        #expect(try single("canvas: {size: [10, 10]}\nlayers: [{transform: [perspective -5]}]").message
+            == "the perspective distance must be positive")
+        #expect(try single("canvas: {size: [10, 10]}\nlayers: [{transform: [rotate 45 0 0 0]}]").message
+            == "the rotation axis is zero")
+        #expect(try single("canvas: {size: [10, 10]}\nlayers: [{transform: [translate 1 nan]}]").message
+            == "`nan` is not a finite number in `translate 1 nan`")
+    }
+
+    @Test func colourHint() throws {
+        let i = try single("canvas: {size: [10, 10], background: blu}\nlayers: []")
+        #expect(i.hint == "did you mean `blue`?")
+    }
+
+    @Test func yamlSyntaxErrorIsLocated() throws {
+        let i = try single("canvas: {size: [10, 10]\nlayers: []\n")
+        #expect(i.line == 2 && i.column == 1)
+        #expect(i.message.hasPrefix("not valid YAML"))
+    }
+
+    @Test func everyProblemIsReportedInFileOrder() {
+        let all = issues("""
+            canvas: {size: [10, 10], background: blu}
+            layers:
+              - {nme: a}
+              - {opacity: 2}
+            """)
+        #expect(all.map(\.line) == [1, 3, 4])
+        #expect(all[2].message == "opacity 2 is out of range 0…1")
+    }
+
+    @Test func imagesMayNotLeaveTheScenesFolder() throws {
+        let dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("origami-scene-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let text = "canvas: {size: [10, 10]}\nlayers: [{contents: ../secret.png}]"
+        do {
+            _ = try Scene.decode(text, file: "s.yaml", baseURL: dir)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.issues.first?.message == "image path `../secret.png` leaves the scene's folder")
+        }
+        do {
+            _ = try Scene.decode("canvas: {size: [10, 10]}\nlayers: [{contents: missing.png}]", file: "s.yaml", baseURL: dir)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.issues.first?.message == "image `missing.png` not found")
+        }
+    }
+
+    @Test func deepNestingIsRefusedNotOverflowed() throws {
+        var limits = SceneLimits()
+        limits.maxDepth = 5
+        var text = "canvas: {size: [10, 10]}\nlayers:\n"
+        var indent = "  "
+        for _ in 0..<8 {
+            text += "\(indent)- sublayers:\n"
+            indent += "    "
+        }
+        text += "\(indent)- {}\n"
+        do {
+            _ = try Scene.decode(text, file: "s.yaml", limits: limits)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.issues.map(\.message) == ["layers are nested more than 5 deep"])
+        }
+    }
+
+    @Test func missingFile() {
+        do {
+            _ = try Scene.load(contentsOf: URL(fileURLWithPath: "/nonexistent/scene.yaml"))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description == "/nonexistent/scene.yaml: cannot read the scene file: no such file")
+        }
+    }
+}
