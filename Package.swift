@@ -37,6 +37,8 @@ let package = Package(
         .testTarget(name: "OrigamiTests", dependencies: ["Origami", "TestSupport"]),
         .testTarget(name: "OrigamiRenderTests", dependencies: ["OrigamiRender", "TestSupport"]),
         .testTarget(name: "OrigamiSceneTests", dependencies: ["OrigamiScene", "TestSupport"]),
+        // Runs the built `origami` executable as a process, as a user would.
+        .testTarget(name: "OrigamiCLITests", dependencies: ["origami", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

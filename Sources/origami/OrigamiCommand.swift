@@ -68,7 +68,8 @@ func label(of layer: Layer, in scene: Scene) -> String {
 
 func fmt(_ v: Double, _ digits: Int = 2) -> String {
     let s = String(format: "%.\(digits)f", v)
-    return s == "-0.00" || s == "-0.0" || s == "-0" ? String(s.dropFirst()) : s
+    // A value that rounds to zero prints without a sign.
+    return s.hasPrefix("-") && s.allSatisfy({ "-0.".contains($0) }) ? String(s.dropFirst()) : s
 }
 
 func fmt(_ p: CGPoint) -> String { "(\(fmt(p.x)), \(fmt(p.y)))" }
