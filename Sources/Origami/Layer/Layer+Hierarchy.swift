@@ -146,6 +146,7 @@ extension Layer {
     public func layoutIfNeeded() {
         for l in subtree where l.needsLayout {
             l.needsLayout = false
+            l.layoutError = nil
             if let handler = l.layoutHandler { handler(l) } else { l.layoutSublayers() }
         }
     }

@@ -16,9 +16,12 @@ open class Layer {
     public var bounds: CGRect {
         get { geometry.bounds }
         set {
-            let changed = geometry.bounds.size != newValue.size
+            let oldSize = geometry.bounds.size
             geometry.bounds = newValue
-            if changed { setNeedsLayout() }
+            if oldSize != newValue.size {
+                resizeSublayers(withOldSize: oldSize)
+                setNeedsLayout()
+            }
         }
     }
     /// Where the anchor point sits in the superlayer's coordinate space. Default (0, 0).
@@ -88,6 +91,17 @@ open class Layer {
     public internal(set) weak var superlayer: Layer?
     public internal(set) var sublayers: [Layer] = []
 
+    /// How the layer follows its superlayer's size changes (OS X rules). Default: fixed size and margins
+    /// to the minimum edges. Corresponds to `CALayer.autoresizingMask`.
+    public var autoresizingMask: AutoresizingMask = []
+    /// Constraints applied by the superlayer's `ConstraintLayoutManager`. Corresponds to `CALayer.constraints`.
+    public var constraints: [Constraint] = []
+    /// Lays out the sublayers in `layoutSublayers()`. Corresponds to `CALayer.layoutManager`.
+    public var layoutManager: (any LayoutManager)?
+    /// The last layout problem (for example a constraint cycle) met by `layoutIfNeeded()`; `nil` when the
+    /// last layout succeeded.
+    public internal(set) var layoutError: LayoutError?
+
     /// Called by `layoutIfNeeded()` when the layer needs layout; the default calls `layoutSublayers()`.
     public var layoutHandler: ((Layer) -> Void)?
     public internal(set) var needsLayout = false
@@ -110,8 +124,11 @@ open class Layer {
     public var isFlattening: Bool { true }
 
     /// Override point (or set `layoutHandler`): position the sublayers. Called by `layoutIfNeeded()`.
-    /// The default does nothing. Corresponds to `-[CALayer layoutSublayers]`.
-    open func layoutSublayers() {}
+    /// The default runs the `layoutManager`, if any. Corresponds to `-[CALayer layoutSublayers]`.
+    open func layoutSublayers() {
+        guard let layoutManager else { return }
+        do { try layoutManager.layoutSublayers(of: self) } catch { layoutError = error }
+    }
 }
 
 // MARK: - Identity

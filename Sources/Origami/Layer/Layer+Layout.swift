@@ -1,0 +1,185 @@
+import Foundation
+
+/// Which parts of a layer's frame stretch when its superlayer's bounds change size. Corresponds to
+/// `CAAutoresizingMask` (OS X): the flexible parts along an axis share the change in proportion to their
+/// current lengths (equally when those are all zero); with none flexible, the layer keeps its size and its
+/// distance to the minimum edge.
+public struct AutoresizingMask: OptionSet, Hashable, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    public static let minXMargin = AutoresizingMask(rawValue: 1 << 0)
+    public static let widthSizable = AutoresizingMask(rawValue: 1 << 1)
+    public static let maxXMargin = AutoresizingMask(rawValue: 1 << 2)
+    public static let minYMargin = AutoresizingMask(rawValue: 1 << 3)
+    public static let heightSizable = AutoresizingMask(rawValue: 1 << 4)
+    public static let maxYMargin = AutoresizingMask(rawValue: 1 << 5)
+}
+
+/// A part of a layer's frame a constraint sets or reads. Corresponds to `CAConstraintAttribute`.
+public enum ConstraintAttribute: String, Hashable, Sendable, CaseIterable {
+    case minX, midX, maxX, width, minY, midY, maxY, height
+
+    var isHorizontal: Bool { [.minX, .midX, .maxX, .width].contains(self) }
+}
+
+/// `attribute = source.sourceAttribute · scale + offset`, the source being the superlayer (`"superlayer"`) or
+/// a sibling by name. Corresponds to `CAConstraint`.
+public struct Constraint: Hashable, Sendable {
+    public var attribute: ConstraintAttribute
+    public var sourceName: String
+    public var sourceAttribute: ConstraintAttribute
+    public var scale: Double
+    public var offset: Double
+
+    public init(attribute: ConstraintAttribute, relativeTo sourceName: String, attribute sourceAttribute: ConstraintAttribute,
+                scale: Double = 1, offset: Double = 0) {
+        self.attribute = attribute; self.sourceName = sourceName; self.sourceAttribute = sourceAttribute
+        self.scale = scale; self.offset = offset
+    }
+}
+
+/// A problem met while laying out.
+public enum LayoutError: Error, Equatable, CustomStringConvertible {
+    /// The constraints of these sibling layers refer to each other in a loop.
+    case constraintCycle([String])
+    /// A constraint names a sibling that does not exist.
+    case unknownSource(layer: String, source: String)
+
+    public var description: String {
+        switch self {
+        case let .constraintCycle(names): return "constraints form a cycle: \(names.joined(separator: " → "))"
+        case let .unknownSource(layer, source): return "\(layer) has a constraint relative to `\(source)`, which is no sibling's name"
+        }
+    }
+}
+
+/// Lays out a layer's sublayers. Corresponds to `CALayoutManager`.
+public protocol LayoutManager: Sendable {
+    func layoutSublayers(of layer: Layer) throws(LayoutError)
+}
+
+extension Layer {
+    /// Applies the sublayers' autoresizing masks after the receiver's bounds changed from `oldSize`.
+    /// Corresponds to `-[CALayer resizeSublayersWithOldSize:]`.
+    public func resizeSublayers(withOldSize oldSize: CGSize) {
+        let newSize = bounds.size
+        guard oldSize.width.isFinite, oldSize.height.isFinite, newSize.width.isFinite, newSize.height.isFinite else { return }
+        for s in sublayers where !s.autoresizingMask.isEmpty {
+            let f = s.frame
+            guard !f.isNull else { continue }
+            let m = s.autoresizingMask
+            let origin = bounds.origin
+            let (x, w) = Self.distribute(
+                margins: (Double(f.minX - origin.x), Double(f.width), Double(origin.x + oldSize.width - f.maxX)),
+                flexible: (m.contains(.minXMargin), m.contains(.widthSizable), m.contains(.maxXMargin)),
+                delta: Double(newSize.width - oldSize.width))
+            let (y, h) = Self.distribute(
+                margins: (Double(f.minY - origin.y), Double(f.height), Double(origin.y + oldSize.height - f.maxY)),
+                flexible: (m.contains(.minYMargin), m.contains(.heightSizable), m.contains(.maxYMargin)),
+                delta: Double(newSize.height - oldSize.height))
+            s.frame = CGRect(x: Double(origin.x) + x, y: Double(origin.y) + y, width: max(0, w), height: max(0, h))
+        }
+    }
+
+    /// The new (leading margin, length) along one axis.
+    private static func distribute(margins: (Double, Double, Double), flexible: (Bool, Bool, Bool), delta: Double) -> (Double, Double) {
+        let parts = [margins.0, margins.1, margins.2]
+        let flags = [flexible.0, flexible.1, flexible.2]
+        let total = zip(parts, flags).filter(\.1).map { max(0, $0.0) }.reduce(0, +)
+        let count = Double(flags.filter { $0 }.count)
+        guard count > 0 else { return (margins.0, margins.1) }
+        func share(_ i: Int) -> Double {
+            guard flags[i] else { return 0 }
+            return total > 0 ? delta * max(0, parts[i]) / total : delta / count
+        }
+        return (margins.0 + share(0), margins.1 + share(1))
+    }
+}
+
+/// Lays out sublayers from their `constraints`. Corresponds to `CAConstraintLayoutManager`.
+///
+/// Along each axis at most two constraints of a layer count (the first two in its list); from them the frame's
+/// edges follow: two of min/mid/max fix position and size; a size plus one of min/mid/max fixes both; one
+/// alone moves the layer and keeps its size. Constraints read frames in the superlayer's bounds coordinates
+/// (`"superlayer"` reads its bounds). Siblings are laid out after the siblings they refer to; a cycle is an
+/// error and leaves the layers in the cycle unchanged.
+public struct ConstraintLayoutManager: LayoutManager {
+    public init() {}
+
+    public func layoutSublayers(of layer: Layer) throws(LayoutError) {
+        let byName = Dictionary(layer.sublayers.compactMap { l in l.name.map { ($0, l) } }, uniquingKeysWith: { a, _ in a })
+        // Depth-first topological order over sibling references.
+        var order: [Layer] = []
+        var state: [ObjectIdentifier: Int] = [:]   // 1 visiting, 2 done
+        func visit(_ l: Layer, path: [Layer]) throws(LayoutError) {
+            switch state[ObjectIdentifier(l)] {
+            case 2: return
+            case 1:
+                let start = path.firstIndex { $0 === l } ?? 0
+                throw .constraintCycle((path[start...] + [l]).map { $0.name ?? "?" })
+            default: break
+            }
+            state[ObjectIdentifier(l)] = 1
+            for c in l.constraints where c.sourceName != "superlayer" {
+                guard let source = byName[c.sourceName] else {
+                    throw .unknownSource(layer: l.description, source: c.sourceName)
+                }
+                try visit(source, path: path + [l])
+            }
+            state[ObjectIdentifier(l)] = 2
+            order.append(l)
+        }
+        for l in layer.sublayers { try visit(l, path: []) }
+
+        for l in order where !l.constraints.isEmpty {
+            var frame = l.frame
+            guard !frame.isNull else { continue }
+            for horizontal in [true, false] {
+                let cs = l.constraints.filter { $0.attribute.isHorizontal == horizontal }.prefix(2)
+                guard !cs.isEmpty else { continue }
+                var values: [ConstraintAttribute: Double] = [:]
+                for c in cs {
+                    let sourceRect = c.sourceName == "superlayer" ? layer.bounds : (byName[c.sourceName]?.frame ?? .null)
+                    guard !sourceRect.isNull else { continue }
+                    values[c.attribute] = Self.value(of: c.sourceAttribute, in: sourceRect) * c.scale + c.offset
+                }
+                frame = Self.apply(values, to: frame, horizontal: horizontal)
+            }
+            l.frame = frame
+        }
+    }
+
+    static func value(of a: ConstraintAttribute, in r: CGRect) -> Double {
+        switch a {
+        case .minX: return Double(r.minX)
+        case .midX: return Double(r.midX)
+        case .maxX: return Double(r.maxX)
+        case .width: return Double(r.width)
+        case .minY: return Double(r.minY)
+        case .midY: return Double(r.midY)
+        case .maxY: return Double(r.maxY)
+        case .height: return Double(r.height)
+        }
+    }
+
+    private static func apply(_ v: [ConstraintAttribute: Double], to frame: CGRect, horizontal: Bool) -> CGRect {
+        let (minA, midA, maxA, sizeA): (ConstraintAttribute, ConstraintAttribute, ConstraintAttribute, ConstraintAttribute) =
+            horizontal ? (.minX, .midX, .maxX, .width) : (.minY, .midY, .maxY, .height)
+        var lo = Double(horizontal ? frame.minX : frame.minY)
+        var size = Double(horizontal ? frame.width : frame.height)
+        if let s = v[sizeA] { size = max(0, s) }
+        switch (v[minA], v[midA], v[maxA]) {
+        case let (mn?, _, mx?): lo = mn; size = max(0, mx - mn)
+        case let (mn?, md?, nil): lo = mn; size = max(0, 2 * (md - mn))
+        case let (nil, md?, mx?): size = max(0, 2 * (mx - md)); lo = mx - size
+        case let (mn?, nil, nil): lo = mn
+        case let (nil, md?, nil): lo = md - size / 2
+        case let (nil, nil, mx?): lo = mx - size
+        default: break
+        }
+        var r = frame
+        if horizontal { r.origin.x = lo; r.size.width = size } else { r.origin.y = lo; r.size.height = size }
+        return r
+    }
+}
