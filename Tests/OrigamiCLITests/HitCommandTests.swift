@@ -11,7 +11,7 @@ struct HitCommandTests {
     /// cube through y = −100 (face 3, at (70.7, −100, 70.7), nearer the viewer) and y = +100 (face 4, at
     /// (−70.7, 100, −70.7)); planes x = −100 and z = −100 (faces 5, 6) are met at |y| = 141 > 100, outside.
     @Test func bookCubeCentreIsInterceptedByFace4() throws {
-        let r = try OrigamiCommand.run(["hit", "Models/cube-hit-test.yaml", "200,200"])
+        let r = try OrigamiCommand.run(["hit", "Models/cube-button-interception.yaml", "200,200"])
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("tree:") && $0.contains("face4 at local") })
@@ -20,7 +20,7 @@ struct HitCommandTests {
     }
 
     @Test func jsonAnswerHasRanks() throws {
-        let r = try OrigamiCommand.run(["hit", "Models/cube-hit-test.yaml", "200,200", "--json"])
+        let r = try OrigamiCommand.run(["hit", "Models/cube-button-interception.yaml", "200,200", "--json"])
         #expect(r.status == 0, "\(r.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         let answers = try #require(object["answers"] as? [String: Any])
@@ -34,7 +34,7 @@ struct HitCommandTests {
     }
 
     @Test func singlePolicy() throws {
-        let r = try OrigamiCommand.run(["hit", "Models/cube-hit-test.yaml", "200,200", "--policy", "frontmost"])
+        let r = try OrigamiCommand.run(["hit", "Models/cube-button-interception.yaml", "200,200", "--policy", "frontmost"])
         #expect(r.status == 0)
         #expect(r.stdout.contains("frontmost:") && !r.stdout.contains("tree:"))
     }
@@ -54,13 +54,13 @@ struct HitCommandTests {
     }
 
     @Test func badPointIsAUsageError() throws {
-        let r = try OrigamiCommand.run(["hit", "Models/cube-hit-test.yaml", "nan,3"])
+        let r = try OrigamiCommand.run(["hit", "Models/cube-button-interception.yaml", "nan,3"])
         #expect(r.status != 0)
         #expect(r.stderr.contains("X,Y"))
     }
 
     @Test func inspectPrintsNormals() throws {
-        let r = try OrigamiCommand.run(["inspect", "Models/cube-hit-test.yaml"])
+        let r = try OrigamiCommand.run(["inspect", "Models/cube-button-interception.yaml"])
         #expect(r.status == 0, "\(r.stderr)")
         // Face 3's outward normal −y, turned by the camera (Ry(−45°) then Rx(−45°)): (0, −0.7071, 0.7071).
         let lines = r.stdout.split(separator: "\n").map(String.init)
