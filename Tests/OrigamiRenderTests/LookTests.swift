@@ -1,0 +1,27 @@
+import Foundation
+import Origami
+import OrigamiRender
+import Testing
+
+/// Renders a few scenes into /tmp/render-look/ for a person to look at (and checks they were written).
+@Suite("Renders to look at")
+struct LookTests {
+    @Test("write the cube, the flattening pair and a lit cube")
+    func writeLooks() throws {
+        let cube = try Renderer.render(try BookCube.make(viaTransformLayer: true), size: CGSize(width: 600, height: 600),
+                                       options: RenderOptions(background: .white))
+        try Probe.save(cube, "cube.png")
+        for tl in [false, true] {
+            let pair = try Renderer.render(try CompositingTests.flatteningPair(transformLayerOuter: tl),
+                                           size: CGSize(width: 400, height: 400), options: RenderOptions(background: .gray))
+            try Probe.save(pair, tl ? "flattening-transformlayer.png" : "flattening-ordinary.png")
+        }
+        let lit = try BookCube.make(viaTransformLayer: true, doubleSided: false,
+                                    lighting: TestShader(target: FaceShadeTests.front, shade: FaceShade(overlay: Color(white: 0, alpha: 0.5))))
+        let litImage = try Renderer.render(lit, size: CGSize(width: 600, height: 600), options: RenderOptions(scale: 2, background: .white))
+        try Probe.save(litImage, "cube-lit-front-scale2.png")
+        let url = Probe.lookFolder.appendingPathComponent("cube.svg")
+        try cube.write(to: url)
+        #expect(FileManager.default.fileExists(atPath: url.path))
+    }
+}
