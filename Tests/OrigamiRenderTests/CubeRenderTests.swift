@@ -78,4 +78,21 @@ struct CubeRenderTests {
         }
         #expect(worst >= 0.9, "worst coverage along shared edges: \(worst)")
     }
+
+    /// The same measurement without sealing shows why it exists: two faces each covering about half of an edge
+    /// pixel composite to 1 − (1 − a)(1 − b) < 1, so some background shows through.
+    @Test("without edge sealing the seam lets background through")
+    func cracksWithoutSealing() throws {
+        let cube = try BookCube.make(viaTransformLayer: true, doubleSided: false)
+        let image = try Renderer.render(cube, size: Self.size, options: RenderOptions(sealsEdges: false))
+        // The front face's top edge, shared with the top face: a diagonal, so it crosses pixels part-way.
+        let front = BookCube.corners(face: 0)
+        var worst = 1.0
+        for k in 1..<20 {
+            let t = Double(k) / 20
+            let x = front[0].x + (front[1].x - front[0].x) * t, y = front[0].y + (front[1].y - front[0].y) * t
+            if let c = image.pixel(x: Int(x.rounded(.down)), y: Int(y.rounded(.down))) { worst = min(worst, c.alpha) }
+        }
+        #expect(worst < 0.9, "unsealed worst coverage \(worst)")
+    }
 }

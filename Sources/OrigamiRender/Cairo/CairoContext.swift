@@ -52,20 +52,12 @@ final class CairoContext {
         }
     }
 
-    /// Fills `rings` (device space) with the current source. `dilation` > 0 also strokes the outline with that
-    /// width, which seals the seam between two faces that share an edge.
-    func fill(_ rings: [Ring], evenOdd: Bool = false, dilation: Double = 0) throws {
+    /// Fills `rings` (device space) with the current source.
+    func fill(_ rings: [Ring], evenOdd: Bool = false) throws {
         guard !rings.isEmpty else { return }
         setPath(rings)
         cairo_set_fill_rule(handle, evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
-        if dilation > 0 {
-            cairo_fill_preserve(handle)
-            cairo_set_line_width(handle, dilation)
-            cairo_set_line_join(handle, CAIRO_LINE_JOIN_MITER)
-            cairo_stroke(handle)
-        } else {
-            cairo_fill(handle)
-        }
+        cairo_fill(handle)
         try check("cairo_fill")
     }
 

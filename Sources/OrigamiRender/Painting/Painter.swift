@@ -9,7 +9,8 @@ final class Painter {
     let cr: CairoContext
     /// The device area that can be seen: image tiles are never sampled outside it.
     let visible: PlaneRect
-    /// Stroke width (device units) that dilates opaque 3D faces so shared edges leave no crack; 0 disables it.
+    /// Twice the distance (device units) by which opaque 3D faces are dilated so shared edges leave no
+    /// crack; 0 disables it.
     let dilation: Double
 
     init(_ cr: CairoContext, visible: PlaneRect, dilation: Double) {
@@ -75,7 +76,8 @@ final class Painter {
 
             if let bg = node.backgroundColor, bg.alpha > 0, !bounds.isEmpty {
                 source(bg, inner)
-                try cr.fill(chain.map(rounded), dilation: seal && bg.alpha >= 1 ? dilation : 0)
+                let outline = chain.map(rounded)
+                try cr.fill(seal && bg.alpha >= 1 ? outline.map { $0.dilated(by: dilation / 2) } : outline)
             }
             if let image = node.contents,
                let rect = RenderNode.contentsRect(image, gravity: node.contentsGravity, scale: node.contentsScale, in: bounds) {
@@ -90,7 +92,9 @@ final class Painter {
             if vertexShade, let shade { try applyVertexShade(shade, bounds: bounds, rounded: rounded, chain: chain) }
             if let overlay = shade?.overlay, overlay.alpha > 0 {
                 source(overlay, filter)
-                try cr.fill(chain.map(rounded))
+                // Sealed faces were dilated: the overlay covers the same outline so no unshaded fringe remains.
+                let sealed = seal && (node.backgroundColor?.alpha ?? 0) >= 1
+                try cr.fill(sealed ? chain.map(rounded).map { $0.dilated(by: dilation / 2) } : chain.map(rounded))
             }
             if node.borderWidth > 0, node.borderColor.alpha > 0 {
                 source(node.borderColor, filter)
