@@ -1,0 +1,122 @@
+import CCairo
+import Foundation
+
+/// An owned `cairo_t` drawing into a surface it keeps alive. Every public operation checks `cairo_status`
+/// afterwards and throws, because Cairo's errors are sticky and otherwise silent.
+final class CairoContext {
+    let handle: OpaquePointer
+    let surface: CairoSurface
+
+    init(_ surface: CairoSurface) throws {
+        guard let h = cairo_create(surface.handle) else {
+            throw RenderError.cairo(operation: "cairo_create", status: "null context")
+        }
+        let status = cairo_status(h)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_destroy(h)
+            throw RenderError.cairo(operation: "cairo_create", status: CairoSurface.describe(status))
+        }
+        handle = h
+        self.surface = surface
+    }
+
+    deinit { cairo_destroy(handle) }
+
+    func check(_ operation: String) throws {
+        let status = cairo_status(handle)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw RenderError.cairo(operation: operation, status: CairoSurface.describe(status))
+        }
+    }
+
+    /// `cairo_save` … `cairo_restore`, always balanced, even when `body` throws.
+    func withSavedState<T>(_ body: () throws -> T) throws -> T {
+        cairo_save(handle)
+        defer { cairo_restore(handle) }
+        let result = try body()
+        try check("cairo_restore")
+        return result
+    }
+
+    func setColor(_ c: (r: Double, g: Double, b: Double, a: Double)) {
+        cairo_set_source_rgba(handle, c.r, c.g, c.b, c.a)
+    }
+
+    /// Replaces the current path by `rings` (each closed).
+    func setPath(_ rings: [Ring]) {
+        cairo_new_path(handle)
+        for ring in rings where ring.count >= 3 {
+            cairo_move_to(handle, ring[0].x, ring[0].y)
+            for p in ring.dropFirst() { cairo_line_to(handle, p.x, p.y) }
+            cairo_close_path(handle)
+        }
+    }
+
+    /// Fills `rings` (device space) with the current source.
+    func fill(_ rings: [Ring], evenOdd: Bool = false) throws {
+        guard !rings.isEmpty else { return }
+        setPath(rings)
+        cairo_set_fill_rule(handle, evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
+        cairo_fill(handle)
+        try check("cairo_fill")
+    }
+
+    /// Intersects the clip with `rings` (device space). `antialias == false` gives a hard pixel partition,
+    /// used for BSP fragments so two fragments of one plane leave no seam between them.
+    func clip(_ rings: [Ring], evenOdd: Bool = false, antialias: Bool = true) throws {
+        setPath(rings)
+        cairo_set_fill_rule(handle, evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
+        let previous = cairo_get_antialias(handle)
+        cairo_set_antialias(handle, antialias ? CAIRO_ANTIALIAS_DEFAULT : CAIRO_ANTIALIAS_NONE)
+        if rings.isEmpty { cairo_rectangle(handle, 0, 0, 0, 0) }
+        cairo_clip(handle)
+        cairo_set_antialias(handle, previous)
+        try check("cairo_clip")
+    }
+
+    func pushGroup() throws {
+        cairo_push_group(handle)
+        try check("cairo_push_group")
+    }
+
+    /// Pops the group and paints it with `alpha` (Core Animation's group opacity).
+    func popGroup(alpha: Double) throws {
+        cairo_pop_group_to_source(handle)
+        if alpha >= 1 { cairo_paint(handle) } else { cairo_paint_with_alpha(handle, alpha) }
+        try check("cairo_paint_with_alpha")
+    }
+
+    /// Pops the group as a pattern the caller owns.
+    func popGroupPattern() throws -> CairoPattern {
+        try CairoPattern(taking: cairo_pop_group(handle), operation: "cairo_pop_group")
+    }
+
+    /// Paints an image surface with its top-left at (x, y) of the current user space, scaled by `scale`.
+    func paint(_ image: CairoSurface, x: Double, y: Double, scale: Double = 1) throws {
+        try withSavedState {
+            cairo_translate(handle, x, y)
+            if scale != 1 { cairo_scale(handle, scale, scale) }
+            cairo_set_source_surface(handle, image.handle, 0, 0)
+            cairo_pattern_set_filter(cairo_get_source(handle), CAIRO_FILTER_NEAREST)
+            cairo_paint(handle)
+            try check("cairo_paint (image)")
+        }
+    }
+}
+
+/// An owned `cairo_pattern_t`.
+final class CairoPattern {
+    let handle: OpaquePointer
+
+    init(taking handle: OpaquePointer?, operation: String) throws {
+        guard let handle else { throw RenderError.cairo(operation: operation, status: "null pattern") }
+        let status = cairo_pattern_status(handle)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_pattern_destroy(handle)
+            throw RenderError.cairo(operation: operation, status: CairoSurface.describe(status))
+        }
+        self.handle = handle
+    }
+
+    deinit { cairo_pattern_destroy(handle) }
+}

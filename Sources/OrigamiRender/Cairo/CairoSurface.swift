@@ -1,0 +1,60 @@
+import CCairo
+import Foundation
+
+/// An owned `cairo_surface_t`: destroyed on deinit, status checked at creation.
+final class CairoSurface {
+    let handle: OpaquePointer
+
+    /// Takes ownership of `handle` (a created surface), throwing — and destroying it — when Cairo reports an error.
+    init(taking handle: OpaquePointer?, operation: String) throws {
+        guard let handle else { throw RenderError.cairo(operation: operation, status: "null surface") }
+        let status = cairo_surface_status(handle)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(handle)
+            throw RenderError.cairo(operation: operation, status: CairoSurface.describe(status))
+        }
+        self.handle = handle
+    }
+
+    /// A zero-filled (transparent) image surface.
+    convenience init(format: cairo_format_t, width: Int, height: Int) throws {
+        guard width > 0, height > 0, width <= 32767, height <= 32767 else {
+            throw RenderError.invalidCanvas("an image of \(width)×\(height) pixels is outside 1…32767")
+        }
+        try self.init(taking: cairo_image_surface_create(format, Int32(width), Int32(height)),
+                      operation: "cairo_image_surface_create")
+    }
+
+    deinit { cairo_surface_destroy(handle) }
+
+    var width: Int { Int(cairo_image_surface_get_width(handle)) }
+    var height: Int { Int(cairo_image_surface_get_height(handle)) }
+    var stride: Int { Int(cairo_image_surface_get_stride(handle)) }
+
+    func check(_ operation: String) throws {
+        let status = cairo_surface_status(handle)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw RenderError.cairo(operation: operation, status: CairoSurface.describe(status))
+        }
+    }
+
+    /// Runs `body` on the pixel rows of an image surface after flushing, then marks it dirty.
+    func withPixels<T>(_ body: (UnsafeMutablePointer<UInt8>, _ stride: Int) throws -> T) throws -> T {
+        cairo_surface_flush(handle)
+        guard let data = cairo_image_surface_get_data(handle) else {
+            throw RenderError.cairo(operation: "cairo_image_surface_get_data", status: "no pixel data")
+        }
+        defer { cairo_surface_mark_dirty(handle) }
+        return try body(data, stride)
+    }
+
+    /// Finishes a vector surface so its stream is complete.
+    func finish() throws {
+        cairo_surface_finish(handle)
+        try check("cairo_surface_finish")
+    }
+
+    static func describe(_ status: cairo_status_t) -> String {
+        cairo_status_to_string(status).map { String(cString: $0) } ?? "status \(status.rawValue)"
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+
+/// Why a render, a decode or a write failed. Nothing is written when one of these is thrown.
+public enum RenderError: Error, Equatable, CustomStringConvertible {
+    /// Cairo reported an error status after `operation` (Cairo's errors are sticky: the context is unusable).
+    case cairo(operation: String, status: String)
+    /// The canvas size or scale cannot make an image (zero, negative, non-finite or absurdly large).
+    case invalidCanvas(String)
+    /// A file could not be read or decoded; `path` names it.
+    case unreadableImage(path: String, reason: String)
+    /// The output could not be written; `path` names the destination. No partial file is left.
+    case writeFailed(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .cairo(operation, status): return "cairo failed in \(operation): \(status)"
+        case let .invalidCanvas(reason): return "cannot render: \(reason)"
+        case let .unreadableImage(path, reason): return "cannot read image \(path): \(reason)"
+        case let .writeFailed(path, reason): return "cannot write \(path): \(reason)"
+        }
+    }
+}

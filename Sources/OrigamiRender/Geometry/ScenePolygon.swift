@@ -1,0 +1,51 @@
+import Origami
+
+/// A convex planar polygon in a 3D context's space after the perspective divide, tagged with the scene
+/// member it comes from. The BSP tree sorts and splits these.
+///
+/// After the divide the viewer looks straight down −z from +∞ (the projective map keeps planes planar and
+/// keeps the order of points along each line of sight), so depth sorting is orthographic here.
+struct ScenePolygon: Sendable {
+    var points: [Vector3]
+    let member: Int
+
+    /// The member's extent quad carried into the context: clipped against w > ε in homogeneous coordinates,
+    /// then divided. `nil` when nothing is in front of the eye.
+    init?(extent: PlaneRect, transform m: Transform3D, member: Int) {
+        let corners = extent.corners.map { m.apply(Vector4(x: $0.x, y: $0.y, z: 0, w: 1)) }
+        var out: [Vector3] = []
+        let n = corners.count
+        let eps = PlaneChain.nearW
+        for i in 0..<n {
+            let a = corners[i], b = corners[(i + 1) % n]
+            let aIn = a.w > eps, bIn = b.w > eps
+            if aIn { out.append(Vector3(a.x / a.w, a.y / a.w, a.z / a.w)) }
+            if aIn != bIn {
+                let t = (eps - a.w) / (b.w - a.w)
+                out.append(Vector3(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t) / eps)
+            }
+        }
+        guard out.count >= 3, out.allSatisfy(\.isFinite) else { return nil }
+        self.points = out
+        self.member = member
+    }
+
+    init(points: [Vector3], member: Int) { self.points = points; self.member = member }
+
+    /// Newell's normal (not normalised); robust for any planar polygon, zero for a degenerate one.
+    var normal: Vector3 {
+        var n = Vector3.zero
+        for i in points.indices {
+            let a = points[i], b = points[(i + 1) % points.count]
+            n.x += (a.y - b.y) * (a.z + b.z)
+            n.y += (a.z - b.z) * (a.x + b.x)
+            n.z += (a.x - b.x) * (a.y + b.y)
+        }
+        return n
+    }
+
+    var centroid: Vector3 { points.reduce(Vector3.zero, +) / Double(points.count) }
+
+    /// The outline on the context's plane (z dropped): where the fragment lands once flattened.
+    var flattened: Ring { points.map { PlanePoint($0.x, $0.y) } }
+}

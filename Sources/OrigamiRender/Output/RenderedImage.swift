@@ -1,0 +1,72 @@
+import CCairo
+import Foundation
+import Origami
+
+/// A finished raster render, with the snapshot it came from (so it can also be written as SVG or PDF).
+public struct RenderedImage: Sendable {
+    public let width: Int
+    public let height: Int
+    /// Premultiplied ARGB32 in native byte order, row after row (Cairo's layout, stride `4·width`).
+    public let pixels: [UInt32]
+    public let tree: RenderTree
+    /// The canvas in points.
+    public let size: CGSize
+    public let options: RenderOptions
+
+    /// The pixels as a `Bitmap` (for use as another layer's `contents`).
+    public var bitmap: Bitmap? { Bitmap(width: width, height: height, pixels: pixels) }
+
+    /// The pixel at (x, y) (0,0 top-left) as straight-alpha 8-bit RGBA; `nil` outside the image.
+    public func rgba8(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8)? {
+        guard x >= 0, y >= 0, x < width, y < height else { return nil }
+        let p = pixels[y * width + x]
+        let a = (p >> 24) & 0xFF
+        func un(_ v: UInt32) -> UInt8 { a == 0 ? 0 : UInt8(min(255, (v * 255 + a / 2) / a)) }
+        return (un((p >> 16) & 0xFF), un((p >> 8) & 0xFF), un(p & 0xFF), UInt8(a))
+    }
+
+    /// The pixel at (x, y) as an unpremultiplied `Color`; `nil` outside the image.
+    public func pixel(x: Int, y: Int) -> Color? {
+        guard x >= 0, y >= 0, x < width, y < height else { return nil }
+        let p = pixels[y * width + x]
+        let a = Double((p >> 24) & 0xFF) / 255
+        guard a > 0 else { return .clear }
+        func un(_ v: UInt32) -> Double { min(1, Double(v) / 255 / a) }
+        return Color(red: un((p >> 16) & 0xFF), green: un((p >> 8) & 0xFF), blue: un(p & 0xFF), alpha: a)
+    }
+
+    /// The image as PNG bytes (deterministic for the same pixels).
+    public func pngData() throws -> Data {
+        let surface = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: width, height: height)
+        try surface.withPixels { data, stride in
+            pixels.withUnsafeBufferPointer { src in
+                for y in 0..<height {
+                    let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+                    for x in 0..<width { row[x] = src[y * width + x] }
+                }
+            }
+        }
+        let sink = StreamSink()
+        let status = cairo_surface_write_to_png_stream(surface.handle, { closure, bytes, length in
+            guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
+            Unmanaged<StreamSink>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: Int(length))
+            return CAIRO_STATUS_SUCCESS
+        }, Unmanaged.passUnretained(sink).toOpaque())
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw RenderError.cairo(operation: "cairo_surface_write_to_png_stream", status: CairoSurface.describe(status))
+        }
+        return sink.data
+    }
+
+    /// The render as a file in `format`: PNG from these pixels; SVG and PDF re-painted from the snapshot.
+    public func data(format: OutputFormat) throws -> Data {
+        format == .png ? try pngData() : try Renderer.data(tree, size: size, options: options, format: format)
+    }
+
+    /// Writes atomically (temporary file in the same folder, then rename). The format defaults to the file's
+    /// extension, PNG when it names none of ours.
+    public func write(to url: URL, format: OutputFormat? = nil) throws {
+        let f = format ?? OutputFormat(pathExtension: url.pathExtension) ?? .png
+        try AtomicFile.write(data(format: f), to: url)
+    }
+}

@@ -1,0 +1,145 @@
+import CCairo
+import Foundation
+import Origami
+
+/// Renders layer trees the way Core Animation composites them (DESIGN §3), painted with Cairo.
+///
+/// The canvas is the root layer's superlayer space, `size` points wide and high, origin top-left; the root
+/// is placed by its own position, transform and zPosition. Rendering works on a `RenderTree` snapshot, so it
+/// may run on several threads at once.
+public enum Renderer {
+    /// Snapshots `root` and renders it into pixels.
+    public static func render(_ root: Layer, size: CGSize, options: RenderOptions = RenderOptions()) throws -> RenderedImage {
+        try render(RenderTree(root: root), size: size, options: options)
+    }
+
+    /// Renders a snapshot into pixels.
+    public static func render(_ tree: RenderTree, size: CGSize, options: RenderOptions = RenderOptions()) throws -> RenderedImage {
+        let (width, height) = try pixelSize(size, options: options)
+        let n = options.supersample
+        let surface = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: width * n, height: height * n)
+        let cr = try CairoContext(surface)
+        try paint(tree, into: cr, deviceScale: options.scale * Double(n), size: size, options: options,
+                  dilation: options.sealsEdges ? Double(n) : 0)
+        cairo_surface_flush(surface.handle)
+        let pixels = try downsample(surface, factor: n, width: width, height: height)
+        return RenderedImage(width: width, height: height, pixels: pixels, tree: tree, size: size, options: options)
+    }
+
+    /// Renders a snapshot as a complete file in `format`.
+    public static func data(_ tree: RenderTree, size: CGSize, options: RenderOptions = RenderOptions(),
+                            format: OutputFormat) throws -> Data {
+        switch format {
+        case .png: return try render(tree, size: size, options: options).pngData()
+        case .svg, .pdf: return try vectorData(tree, size: size, options: options, format: format)
+        }
+    }
+
+    /// Snapshots `root`, renders it and writes it atomically to `url`; the format defaults to the file's
+    /// extension (PNG when it names none of ours). On error nothing is left at `url` or beside it.
+    public static func write(_ root: Layer, size: CGSize, options: RenderOptions = RenderOptions(),
+                             to url: URL, format: OutputFormat? = nil) throws {
+        let f = format ?? OutputFormat(pathExtension: url.pathExtension) ?? .png
+        try AtomicFile.write(data(RenderTree(root: root), size: size, options: options, format: f), to: url)
+    }
+
+    // MARK: - Internals
+
+    static func pixelSize(_ size: CGSize, options: RenderOptions) throws -> (Int, Int) {
+        let w = Double(size.width), h = Double(size.height), s = options.scale
+        guard w.isFinite, h.isFinite, w > 0, h > 0 else {
+            throw RenderError.invalidCanvas("the canvas size \(w)×\(h) must be finite and positive")
+        }
+        guard s.isFinite, s > 0 else { throw RenderError.invalidCanvas("the scale \(s) must be finite and positive") }
+        guard (1...8).contains(options.supersample) else {
+            throw RenderError.invalidCanvas("supersample \(options.supersample) is outside 1…8")
+        }
+        let pw = (w * s - 1e-9).rounded(.up), ph = (h * s - 1e-9).rounded(.up)
+        let limit = Double(32767 / options.supersample)
+        guard pw <= limit, ph <= limit, pw * ph <= 1e8 else {
+            throw RenderError.invalidCanvas("\(Int(pw))×\(Int(ph)) pixels (×\(options.supersample)) is too large")
+        }
+        return (max(1, Int(pw)), max(1, Int(ph)))
+    }
+
+    /// Paints the canvas: background, then the root's scene. `deviceScale` is device units per point.
+    static func paint(_ tree: RenderTree, into cr: CairoContext, deviceScale: Double, size: CGSize,
+                      options: RenderOptions, dilation: Double) throws {
+        let visible = PlaneRect(minX: 0, minY: 0, maxX: Double(size.width) * deviceScale,
+                                maxY: Double(size.height) * deviceScale)
+        if let bg = options.background {
+            let c = bg.clamped
+            cr.setColor((c.red, c.green, c.blue, c.alpha))
+            try cr.fill([visible.corners])
+        }
+        let device = Homography(Matrix3(m11: deviceScale, m12: 0, m13: 0, m21: 0, m22: deviceScale, m23: 0,
+                                        m31: 0, m32: 0, m33: 1))
+        let painter = Painter(cr, visible: visible, dilation: dilation)
+        try painter.drawScene(tree.members, chain: PlaneChain([device]), filter: .identity)
+        try cr.check("render")
+    }
+
+    /// Box filter: each output pixel is the mean of an N×N block (premultiplied, so edges blend correctly).
+    static func downsample(_ surface: CairoSurface, factor n: Int, width: Int, height: Int) throws -> [UInt32] {
+        try surface.withPixels { data, stride in
+            var out = [UInt32](repeating: 0, count: width * height)
+            let area = UInt32(n * n)
+            for y in 0..<height {
+                for x in 0..<width {
+                    var sums: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+                    for dy in 0..<n {
+                        let row = UnsafeRawPointer(data + (y * n + dy) * stride).assumingMemoryBound(to: UInt32.self)
+                        for dx in 0..<n {
+                            let p = row[x * n + dx]
+                            sums.0 += p >> 24; sums.1 += (p >> 16) & 0xFF; sums.2 += (p >> 8) & 0xFF; sums.3 += p & 0xFF
+                        }
+                    }
+                    let half = area / 2
+                    let a = (sums.0 + half) / area, r = (sums.1 + half) / area
+                    let g = (sums.2 + half) / area, b = (sums.3 + half) / area
+                    out[y * width + x] = (a << 24) | (r << 16) | (g << 8) | b
+                }
+            }
+            return out
+        }
+    }
+
+    /// SVG or PDF: the page is in points; the painter works in device units of `scale` per point (so image
+    /// faces are rasterised at that resolution) under a CTM of 1/scale.
+    static func vectorData(_ tree: RenderTree, size: CGSize, options: RenderOptions, format: OutputFormat) throws -> Data {
+        _ = try pixelSize(size, options: options)
+        let sink = StreamSink()
+        let context = Unmanaged.passUnretained(sink).toOpaque()
+        let write: cairo_write_func_t = { closure, bytes, length in
+            guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
+            Unmanaged<StreamSink>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: Int(length))
+            return CAIRO_STATUS_SUCCESS
+        }
+        let w = Double(size.width), h = Double(size.height)
+        let surface: CairoSurface
+        switch format {
+        case .svg:
+            surface = try CairoSurface(taking: cairo_svg_surface_create_for_stream(write, context, w, h),
+                                       operation: "cairo_svg_surface_create_for_stream")
+        default:
+            surface = try CairoSurface(taking: cairo_pdf_surface_create_for_stream(write, context, w, h),
+                                       operation: "cairo_pdf_surface_create_for_stream")
+            // A fixed date keeps the bytes deterministic.
+            cairo_pdf_surface_set_metadata(surface.handle, CAIRO_PDF_METADATA_CREATE_DATE, "2000-01-01T00:00:00")
+            cairo_pdf_surface_set_metadata(surface.handle, CAIRO_PDF_METADATA_CREATOR, "Origami")
+        }
+        do {
+            let cr = try CairoContext(surface)
+            cairo_scale(cr.handle, 1 / options.scale, 1 / options.scale)
+            try paint(tree, into: cr, deviceScale: options.scale, size: size, options: options,
+                      dilation: options.sealsEdges ? 1 : 0)
+        }
+        try surface.finish()
+        return format == .svg ? SVGIdentifiers.normalized(sink.data) : sink.data
+    }
+}
+
+/// Collects a Cairo output stream.
+final class StreamSink {
+    var data = Data()
+}

@@ -1,0 +1,43 @@
+import Origami
+
+/// The uniform part of a `FaceShade` (multiply, then add, on colour channels; alpha unchanged), carried down
+/// the painting of a plane and applied to every colour it paints.
+///
+/// Source-over compositing is linear in the colour channels, so filtering each paint operation equals filtering
+/// the plane's composite (up to clamping): exact for translucent content too, on every back end.
+struct ColorFilter: Sendable {
+    struct Stage: Sendable { let multiply: Color; let add: Color }
+    let stages: [Stage]
+
+    static let identity = ColorFilter(stages: [])
+
+    /// The shade applied first, then this (outer) filter.
+    func inner(_ shade: FaceShade?) -> ColorFilter {
+        guard let shade, shade.multiply != nil || shade.add != nil else { return self }
+        let stage = Stage(multiply: (shade.multiply ?? .white).clamped, add: (shade.add ?? .black).clamped)
+        return ColorFilter(stages: [stage] + stages)
+    }
+
+    func apply(_ c: Color) -> Color {
+        var r = c.red, g = c.green, b = c.blue
+        for s in stages {
+            r = min(r * s.multiply.red + s.add.red, 1)
+            g = min(g * s.multiply.green + s.add.green, 1)
+            b = min(b * s.multiply.blue + s.add.blue, 1)
+        }
+        return Color(red: r, green: g, blue: b, alpha: c.alpha)
+    }
+
+    /// A premultiplied channel value `v` (0…1) of a pixel with alpha `a`, for channel 0 (red), 1, 2.
+    func applyPremultiplied(_ v: Double, alpha a: Double, channel: Int) -> Double {
+        var v = v
+        for s in stages {
+            let (m, ad): (Double, Double) = channel == 0 ? (s.multiply.red, s.add.red)
+                : channel == 1 ? (s.multiply.green, s.add.green) : (s.multiply.blue, s.add.blue)
+            v = min(v * m + ad * a, a)
+        }
+        return v
+    }
+
+    var isIdentity: Bool { stages.isEmpty }
+}

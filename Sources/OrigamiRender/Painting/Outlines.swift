@@ -1,0 +1,121 @@
+import CCairo
+import Foundation
+import Origami
+
+/// The vector outlines a layer draws, built in the layer's own bounds space as closed polylines so that
+/// mapping them vertex by vertex through a homography stays exact under perspective.
+enum Outlines {
+    /// How far a polyline may stray from the true curve, in points of the layer's own space. Fine enough for a
+    /// face magnified several times by perspective and supersampling.
+    static let tolerance = 0.01
+
+    /// The rectangle with corners rounded by `radius` (clamped to half the shorter side, as Core Animation does).
+    static func roundedRect(_ r: PlaneRect, radius: Double) -> Ring {
+        let radius = max(0, min(radius, r.width / 2, r.height / 2))
+        guard radius > 0 else { return r.corners }
+        // Segments per quarter so the chord's sagitta stays under `tolerance`.
+        let step = 2 * acos(max(-1, 1 - tolerance / radius))
+        let n = max(2, min(256, Int((Double.pi / 2 / max(step, 1e-6)).rounded(.up))))
+        var ring: Ring = []
+        ring.reserveCapacity(4 * (n + 1))
+        let centres = [(r.maxX - radius, r.minY + radius, -Double.pi / 2), (r.maxX - radius, r.maxY - radius, 0),
+                       (r.minX + radius, r.maxY - radius, Double.pi / 2), (r.minX + radius, r.minY + radius, Double.pi)]
+        for (cx, cy, start) in centres {
+            for i in 0...n {
+                let a = start + Double(i) / Double(n) * Double.pi / 2
+                ring.append(PlanePoint(cx + radius * cos(a), cy + radius * sin(a)))
+            }
+        }
+        return ring
+    }
+
+    /// Core Animation's border: a band of `width` inside the bounds, following the corner radius.
+    /// Two rings, to be filled even-odd.
+    static func border(_ r: PlaneRect, radius: Double, width: Double) -> [Ring] {
+        let w = min(width, r.width / 2, r.height / 2)
+        guard w > 0 else { return [] }
+        let outer = roundedRect(r, radius: radius)
+        let inner = PlaneRect(minX: r.minX + w, minY: r.minY + w, maxX: r.maxX - w, maxY: r.maxY - w)
+        guard !inner.isEmpty else { return [outer] }
+        return [outer, roundedRect(inner, radius: max(0, radius - w)).reversed()]
+    }
+
+    /// Glyph outlines of a text layer's string, laid out line by line (explicit newlines; no wrapping),
+    /// in the layer's bounds space. Uses Cairo's toy font API through fontconfig (DejaVu on Debian).
+    static func text(_ style: TextStyle, in bounds: PlaneRect) throws -> [Ring] {
+        guard !style.string.isEmpty, style.fontSize.isFinite, style.fontSize > 0 else { return [] }
+        let surface = try CairoSurface(format: CAIRO_FORMAT_A8, width: 1, height: 1)
+        let cr = try CairoContext(surface)
+        let h = cr.handle
+        cairo_select_font_face(h, style.fontFamily,
+                               style.isItalic ? CAIRO_FONT_SLANT_ITALIC : CAIRO_FONT_SLANT_NORMAL,
+                               style.isBold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(h, min(style.fontSize, 10_000))
+        // Unhinted outlines and metrics: the glyphs will be seen at every angle, so no pixel grid applies.
+        let options = cairo_font_options_create()
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_set_font_options(h, options)
+        cairo_font_options_destroy(options)
+        cairo_set_tolerance(h, tolerance)
+        try cr.check("cairo_select_font_face")
+
+        var fontExtents = cairo_font_extents_t()
+        cairo_font_extents(h, &fontExtents)
+        let lines = style.string.components(separatedBy: "\n")
+        let lineHeight = fontExtents.height
+        let blockHeight = fontExtents.ascent + fontExtents.descent + lineHeight * Double(lines.count - 1)
+        var baseline = bounds.minY + fontExtents.ascent
+        if style.isVerticallyCentered { baseline += (bounds.height - blockHeight) / 2 }
+
+        cairo_new_path(h)
+        for line in lines {
+            var extents = cairo_text_extents_t()
+            cairo_text_extents(h, line, &extents)
+            let x: Double
+            switch style.alignment {
+            case .left: x = bounds.minX
+            case .center: x = bounds.minX + (bounds.width - extents.x_advance) / 2
+            case .right: x = bounds.maxX - extents.x_advance
+            }
+            cairo_move_to(h, x, baseline)
+            cairo_text_path(h, line)
+            baseline += lineHeight
+        }
+        try cr.check("cairo_text_path")
+        return try flatPath(cr)
+    }
+
+    /// The context's current path as closed polylines (`cairo_copy_path_flat`).
+    static func flatPath(_ cr: CairoContext) throws -> [Ring] {
+        guard let path = cairo_copy_path_flat(cr.handle) else { return [] }
+        defer { cairo_path_destroy(path) }
+        guard path.pointee.status == CAIRO_STATUS_SUCCESS else {
+            throw RenderError.cairo(operation: "cairo_copy_path_flat", status: CairoSurface.describe(path.pointee.status))
+        }
+        var rings: [Ring] = []
+        var current: Ring = []
+        var i = 0
+        let count = Int(path.pointee.num_data)
+        while i < count {
+            let header = path.pointee.data[i].header
+            switch header.type {
+            case CAIRO_PATH_MOVE_TO:
+                if current.count >= 3 { rings.append(current) }
+                let p = path.pointee.data[i + 1].point
+                current = [PlanePoint(p.x, p.y)]
+            case CAIRO_PATH_LINE_TO:
+                let p = path.pointee.data[i + 1].point
+                current.append(PlanePoint(p.x, p.y))
+            case CAIRO_PATH_CLOSE_PATH:
+                if current.count >= 3 { rings.append(current) }
+                current = current.first.map { [$0] } ?? []
+            default:
+                break
+            }
+            i += max(1, Int(header.length))
+        }
+        if current.count >= 3 { rings.append(current) }
+        return rings
+    }
+}

@@ -1,0 +1,140 @@
+import CCairo
+import Foundation
+import Origami
+
+/// Paints render nodes into a Cairo context (DESIGN §3): each ordinary layer draws background → contents →
+/// its depth-sorted sublayer scene → its face shade → border, as one group when its opacity is below 1.
+/// All geometry is mapped into device units (points × scale × supersampling) before it reaches Cairo.
+final class Painter {
+    let cr: CairoContext
+    /// The device area that can be seen: image tiles are never sampled outside it.
+    let visible: PlaneRect
+    /// Twice the distance (device units) by which opaque 3D faces are dilated so shared edges leave no
+    /// crack; 0 disables it.
+    let dilation: Double
+
+    init(_ cr: CairoContext, visible: PlaneRect, dilation: Double) {
+        self.cr = cr; self.visible = visible; self.dilation = dilation
+    }
+
+    private func source(_ c: Color, _ filter: ColorFilter) {
+        let f = filter.apply(c.clamped)
+        cr.setColor((f.red, f.green, f.blue, f.alpha))
+    }
+
+    /// Draws one 3D context: `members` live in the owner's bounds space, which `chain` maps to the device.
+    func drawScene(_ members: [RenderMember], chain: PlaneChain, filter: ColorFilter) throws {
+        var polygons: [ScenePolygon] = []
+        for (i, m) in members.enumerated() {
+            let h = Homography(m.transform)
+            // Back faces: the plane's winding in the owner's plane is reversed (det < 0).
+            if !m.node.isDoubleSided && h.matrix.determinant < 0 { continue }
+            guard m.node.opacity * m.inheritedOpacity > 0,
+                  let p = ScenePolygon(extent: m.node.extent, transform: m.transform, member: i) else { continue }
+            polygons.append(p)
+        }
+        let fragments: [ScenePolygon]
+        if polygons.count <= 1 {
+            fragments = polygons
+        } else {
+            fragments = BSPTree(polygons) { (members[$0].zPosition, members[$0].treeIndex) }.backToFront()
+        }
+        var pieces: [Int: Int] = [:]
+        for f in fragments { pieces[f.member, default: 0] += 1 }
+        for f in fragments {
+            let m = members[f.member]
+            let memberChain = chain.prepending(Homography(m.transform))
+            let seal = dilation > 0 && !m.transform.isAffine
+            if pieces[f.member] == 1 {
+                try drawNode(m.node, chain: memberChain, inheritedOpacity: m.inheritedOpacity, shade: m.shade,
+                             filter: filter, seal: seal)
+            } else {
+                try cr.withSavedState {
+                    // A hard-edged clip: the fragments of one plane tile it without seams.
+                    try cr.clip(chain.map([f.flattened]), antialias: false)
+                    try drawNode(m.node, chain: memberChain, inheritedOpacity: m.inheritedOpacity, shade: m.shade,
+                                 filter: filter, seal: seal)
+                }
+            }
+        }
+    }
+
+    /// Draws one ordinary layer whose bounds space `chain` maps to the device.
+    func drawNode(_ node: RenderNode, chain: PlaneChain, inheritedOpacity: Double, shade: FaceShade?,
+                  filter: ColorFilter, seal: Bool) throws {
+        let alpha = node.opacity * inheritedOpacity
+        guard alpha > 0 else { return }
+        let bounds = node.planeBounds
+        let rounded = [Outlines.roundedRect(bounds, radius: node.cornerRadius)]
+        let vertexShade = shade.map { $0.vertexMultiply?.count == 4 || $0.vertexAdd?.count == 4 } ?? false
+        let inner = filter.inner(shade)
+        try cr.withSavedState {
+            if node.masksToBounds { try cr.clip(chain.map(rounded)) }
+            let grouped = alpha < 1
+            if grouped { try cr.pushGroup() }
+            if vertexShade { try cr.pushGroup() }
+
+            if let bg = node.backgroundColor, bg.alpha > 0, !bounds.isEmpty {
+                source(bg, inner)
+                let outline = chain.map(rounded)
+                try cr.fill(seal && bg.alpha >= 1 ? outline.map { $0.dilated(by: dilation / 2) } : outline)
+            }
+            if let image = node.contents,
+               let rect = RenderNode.contentsRect(image, gravity: node.contentsGravity, scale: node.contentsScale, in: bounds) {
+                try drawImage(image, in: rect, chain: chain, filter: inner)
+            }
+            if let text = node.text, !node.textRings.isEmpty {
+                source(text.foregroundColor, inner)
+                try cr.fill(chain.map(node.textRings))
+            }
+            if !node.members.isEmpty { try drawScene(node.members, chain: chain, filter: inner) }
+
+            if vertexShade, let shade { try applyVertexShade(shade, bounds: bounds, rounded: rounded, chain: chain) }
+            if let overlay = shade?.overlay, overlay.alpha > 0 {
+                source(overlay, filter)
+                // Sealed faces were dilated: the overlay covers the same outline so no unshaded fringe remains.
+                let sealed = seal && (node.backgroundColor?.alpha ?? 0) >= 1
+                try cr.fill(sealed ? chain.map(rounded).map { $0.dilated(by: dilation / 2) } : chain.map(rounded))
+            }
+            if node.borderWidth > 0, node.borderColor.alpha > 0 {
+                source(node.borderColor, filter)
+                try cr.fill(chain.map(Outlines.border(bounds, radius: node.cornerRadius, width: node.borderWidth)),
+                            evenOdd: true)
+            }
+            if grouped { try cr.popGroup(alpha: alpha) }
+        }
+    }
+
+    /// Gouraud shading of the plane's own drawing (the open group): corner colours interpolated by a Cairo mesh
+    /// patch over the projected corners, composited with MULTIPLY (then ADD) and masked by the drawing's own
+    /// alpha, clipped to the rounded bounds. Exact on opaque pixels; the interpolation is linear in device
+    /// space (not perspective-correct), and partially covered edge pixels are approximated.
+    private func applyVertexShade(_ shade: FaceShade, bounds: PlaneRect, rounded: [Ring], chain: PlaneChain) throws {
+        let content = try cr.popGroupPattern()
+        let h = cr.handle
+        cairo_set_source(h, content.handle)
+        cairo_paint(h)
+        try cr.check("cairo_paint (shaded plane)")
+        let device = bounds.corners.compactMap(chain.map(point:))
+        guard device.count == 4 else { return }
+        for (colors, op) in [(shade.vertexMultiply, CAIRO_OPERATOR_MULTIPLY), (shade.vertexAdd, CAIRO_OPERATOR_ADD)] {
+            guard let colors, colors.count == 4 else { continue }
+            let mesh = try CairoPattern(taking: cairo_pattern_create_mesh(), operation: "cairo_pattern_create_mesh")
+            cairo_mesh_pattern_begin_patch(mesh.handle)
+            cairo_mesh_pattern_move_to(mesh.handle, device[0].x, device[0].y)
+            for p in device.dropFirst() { cairo_mesh_pattern_line_to(mesh.handle, p.x, p.y) }
+            for (i, c) in colors.enumerated() {
+                let k = c.clamped
+                cairo_mesh_pattern_set_corner_color_rgb(mesh.handle, UInt32(i), k.red, k.green, k.blue)
+            }
+            cairo_mesh_pattern_end_patch(mesh.handle)
+            try cr.withSavedState {
+                try cr.clip(chain.map(rounded))
+                cairo_set_operator(h, op)
+                cairo_set_source(h, mesh.handle)
+                cairo_mask(h, content.handle)
+                try cr.check("cairo_mask (vertex shade)")
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Origami
+
+/// One ordinary (flattening) layer frozen for rendering: its drawing properties and its sublayer scene.
+/// Immutable and `Sendable`, so any number of renders may read it on any threads while the model layers
+/// keep changing. The render-tree counterpart of a `CALayer`'s presentation copy.
+public final class RenderNode: Sendable {
+    public let name: String?
+    public let bounds: CGRect
+    public let backgroundColor: Color?
+    public let contents: Bitmap?
+    public let contentsGravity: ContentsGravity
+    public let contentsScale: Double
+    public let borderWidth: Double
+    public let borderColor: Color
+    public let cornerRadius: Double
+    public let opacity: Double
+    public let masksToBounds: Bool
+    public let isDoubleSided: Bool
+    public let text: TextStyle?
+    /// The sublayer scene: direct sublayers plus the expanded sublayers of transform layers, in tree order.
+    public let members: [RenderMember]
+
+    /// Glyph outlines in bounds space (empty without text).
+    let textRings: [Ring]
+    /// Where everything this node draws lies in its own plane: bounds, contents, text and (unless it masks to
+    /// bounds) its members' projected extents. The BSP uses this quad, so a face's overhanging sublayers are
+    /// depth-sorted with it.
+    let extent: PlaneRect
+
+    init(_ layer: Layer, members: [RenderMember]) throws {
+        name = layer.name
+        bounds = layer.bounds.standardized
+        backgroundColor = layer.backgroundColor.map(\.clamped)
+        contents = layer.contents
+        contentsGravity = layer.contentsGravity
+        contentsScale = layer.contentsScale.isFinite && layer.contentsScale > 0 ? layer.contentsScale : 1
+        borderWidth = max(0, layer.borderWidth)
+        borderColor = layer.borderColor.clamped
+        cornerRadius = max(0, layer.cornerRadius)
+        opacity = min(max(layer.opacity, 0), 1)
+        masksToBounds = layer.masksToBounds
+        isDoubleSided = layer.isDoubleSided
+        text = (layer as? TextLayer).map(TextStyle.init)
+        self.members = members
+
+        let b = PlaneRect(minX: Double(bounds.minX), minY: Double(bounds.minY),
+                          maxX: Double(bounds.maxX), maxY: Double(bounds.maxY))
+        textRings = try text.map { try Outlines.text($0, in: b) } ?? []
+        var extent = b
+        if !masksToBounds {
+            if let c = contents, let r = RenderNode.contentsRect(c, gravity: contentsGravity, scale: contentsScale, in: b) {
+                extent = extent.union(r)
+            }
+            if let t = PlaneRect.bounding(textRings.flatMap { $0 }) { extent = extent.union(t) }
+            for (i, m) in members.enumerated() {
+                guard let p = ScenePolygon(extent: m.node.extent, transform: m.transform, member: i),
+                      var r = PlaneRect.bounding(p.flattened) else { continue }
+                let limit = 1e7
+                r = PlaneRect(minX: max(r.minX, -limit), minY: max(r.minY, -limit),
+                              maxX: min(r.maxX, limit), maxY: min(r.maxY, limit))
+                extent = extent.union(r)
+            }
+        }
+        self.extent = extent
+    }
+
+    var planeBounds: PlaneRect {
+        PlaneRect(minX: Double(bounds.minX), minY: Double(bounds.minY), maxX: Double(bounds.maxX), maxY: Double(bounds.maxY))
+    }
+
+    /// Where `contents` lands in the bounds under `gravity` (y grows downward, so `.top` is the minY side).
+    /// Corresponds to `CALayer.contentsGravity`; `nil` when the result is empty.
+    static func contentsRect(_ image: Bitmap, gravity: ContentsGravity, scale: Double, in b: PlaneRect) -> PlaneRect? {
+        let iw = Double(image.width) / scale, ih = Double(image.height) / scale
+        var w = iw, h = ih
+        switch gravity {
+        case .resize:
+            return b.isEmpty ? nil : b
+        case .resizeAspect, .resizeAspectFill:
+            let sx = b.width / iw, sy = b.height / ih
+            let s = gravity == .resizeAspect ? min(sx, sy) : max(sx, sy)
+            w = iw * s; h = ih * s
+        default:
+            break
+        }
+        let g = gravity.rawValue.lowercased()
+        let x: Double = g.hasSuffix("left") ? b.minX : g.hasSuffix("right") ? b.maxX - w : b.minX + (b.width - w) / 2
+        let y: Double = g.hasPrefix("top") ? b.minY : g.hasPrefix("bottom") ? b.maxY - h : b.minY + (b.height - h) / 2
+        let r = PlaneRect(minX: x, minY: y, maxX: x + w, maxY: y + h)
+        return r.isEmpty ? nil : r
+    }
+}
+
+/// One plane of a render node's sublayer scene. Corresponds to `SceneMember`, frozen.
+public struct RenderMember: Sendable {
+    public let node: RenderNode
+    /// From the member's bounds space into the owner's bounds space (4×4, chained through transform layers).
+    public let transform: Transform3D
+    /// The product of the opacities of the transform layers between owner and member.
+    public let inheritedOpacity: Double
+    /// The member layer's zPosition: the coplanar tie-break before tree order.
+    public let zPosition: Double
+    /// Pre-order position in the owner's scene: later draws on top of coplanar earlier members.
+    public let treeIndex: Int
+    /// What the owner's `lighting` decided for this member, computed at snapshot time.
+    public let shade: FaceShade?
+}
