@@ -184,6 +184,21 @@ struct ConversionTests {
         #expect(flatRoot.convert(CGPoint(60, 60), to: flatChild) == nil)
     }
 
+    @Test("Converting into and out of a transform layer uses its z = 0 plane")
+    func intoTransformLayer() throws {
+        let root = Layer(name: "root", frame: CGRect(0, 0, 200, 200))
+        root.sublayerTransform = .perspective(distance: 500)
+        let tl = TransformLayer()
+        tl.frame = CGRect(0, 0, 200, 200)
+        tl.transform = Transform3D(translationX: 30, y: -20, z: 0)
+        try root.addSublayer(tl)
+        expectApprox(tl.convert(CGPoint(100, 100), from: root), CGPoint(70, 120), tolerance: 1e-9)
+        expectApprox(tl.convert(CGPoint(70, 120), to: root), CGPoint(100, 100), tolerance: 1e-9)
+        // Pushed back by 100 under m34 = −1/500, w = 1.2: (x − 100)/1.2 + 100 about the vanishing point.
+        tl.transform = Transform3D(translationX: 0, y: 0, z: -100)
+        expectApprox(tl.convert(CGPoint(40, 160), to: root), CGPoint(50, 150), tolerance: 1e-9)
+    }
+
     @Test("planeMaps: one homography per flattening step")
     func planeMaps() throws {
         let cube = try BookCube(inSolid: true)

@@ -273,6 +273,38 @@ struct HitTestingRulesTests {
         #expect(p2.hitTest(CGPoint(-0.0, -0.0)) === p2)
     }
 
+    @Test("containsPoint: min edges inside, max edges outside, in the layer's own bounds space")
+    func contains() {
+        let l = Layer()
+        l.bounds = CGRect(10, 10, 100, 50)
+        l.position = CGPoint(1000, 1000)
+        #expect(l.contains(CGPoint(10, 10)))
+        #expect(l.contains(CGPoint(109.999, 59.999)))
+        #expect(!l.contains(CGPoint(110, 30)))
+        #expect(!l.contains(CGPoint(50, 60)))
+        #expect(!l.contains(CGPoint(9.999, 30)))
+        #expect(!l.contains(CGPoint(.nan, 30)))
+        #expect(!l.contains(CGPoint(50, .infinity)))
+        // Negative sizes are read standardised: (110, 60, −100, −50) is the same rect.
+        l.bounds = CGRect(110, 60, -100, -50)
+        #expect(l.contains(CGPoint(10, 10)) && !l.contains(CGPoint(110, 60)))
+        // An empty bounds contains nothing, not even its origin.
+        l.bounds = CGRect(5, 5, 0, 0)
+        #expect(!l.contains(CGPoint(5, 5)))
+    }
+
+    @Test("A transform layer's masksToBounds is ignored; hits pass through it")
+    func transformLayerMasksIgnored() throws {
+        let root = Layer(name: "root", frame: CGRect(0, 0, 400, 400))
+        let tl = TransformLayer()
+        tl.frame = CGRect(0, 0, 100, 100)
+        tl.masksToBounds = true
+        let leaf = Layer(name: "leaf", frame: CGRect(200, 200, 50, 50))
+        try root.addSublayer(tl)
+        try tl.addSublayer(leaf)
+        for policy in HitTestPolicy.allCases { #expect(root.hitTest(CGPoint(225, 225), policy: policy) === leaf, "\(policy)") }
+    }
+
     @Test("Edge-on layers are not hit")
     func edgeOn() throws {
         let (parent, child) = try parentAndChild()
@@ -464,6 +496,17 @@ struct CubeHitTestingTests {
         for n in [4, 5, 6] { cube.face(n).allowsHitTesting = false }
         #expect(cube.container.hitTest(t1) === button)
         #expect(cube.container.hitTest(t2) === cube.face(3))
+    }
+
+    @Test("The solid as the receiver takes the touch in the container's space")
+    func solidAsReceiver() throws {
+        let cube = try BookCube(inSolid: true)
+        let solid = try #require(cube.solid)
+        let t1 = CubeHitTestingTests.project(CubeHitTestingTests.p1).point
+        #expect(solid.hitTest(t1) === cube.face(5))
+        #expect(solid.hitTest(t1, policy: .frontmost) === cube.face(3))
+        #expect(solid.hitTest(CGPoint(5, 5)) == nil)
+        #expect(solid.hitTestAll(t1).map(\.layer) == [cube.face(5), cube.face(3)])
     }
 
     @Test("Turning the solid as a whole moves the hits with it")
