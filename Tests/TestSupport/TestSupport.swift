@@ -1,1 +1,106 @@
+import Foundation
 import Origami
+import Testing
+
+// Shared helpers for the test targets: approximate expectations that report at the caller's line, and a
+// deterministic random source so "random" matrices are the same on every run.
+
+/// The tolerance DESIGN §7 sets for pure arithmetic on Core Animation's numbers.
+public let arithmeticTolerance = 1e-9
+/// The tolerance DESIGN §7 sets for results that went through trigonometry.
+public let trigTolerance = 1e-6
+
+/// The failure message: what was found, what was expected, and the caller's note.
+func mismatch<A, E>(_ actual: A, _ expected: E, _ tolerance: Double, _ comment: Comment?) -> Comment {
+    let note = comment.map { " — \($0.rawValue)" } ?? ""
+    return Comment(rawValue: "\(String(describing: actual)) ≠ \(expected) ± \(tolerance)\(note)")
+}
+
+/// Expects `actual` within `tolerance` of `expected`.
+public func expectApprox(
+    _ actual: Double, _ expected: Double, tolerance: Double = trigTolerance, _ comment: Comment? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(abs(actual - expected) <= tolerance, mismatch(actual, expected, tolerance, comment),
+            sourceLocation: sourceLocation)
+}
+
+/// Expects `actual` within `tolerance` of `expected` in every component.
+public func expectApprox<T: ApproximatelyEquatable>(
+    _ actual: T, _ expected: T, tolerance: Double = trigTolerance, _ comment: Comment? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(actual.isApproximatelyEqual(to: expected, absoluteTolerance: tolerance),
+            mismatch(actual, expected, tolerance, comment),
+            sourceLocation: sourceLocation)
+}
+
+/// Expects a non-nil point within `tolerance` of `expected` in x and y.
+public func expectApprox(
+    _ actual: CGPoint?, _ expected: CGPoint, tolerance: Double = trigTolerance, _ comment: Comment? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    guard let actual else {
+        Issue.record(mismatch(nil as String?, expected, tolerance, comment), sourceLocation: sourceLocation)
+        return
+    }
+    #expect(abs(Double(actual.x - expected.x)) <= tolerance && abs(Double(actual.y - expected.y)) <= tolerance,
+            mismatch(actual, expected, tolerance, comment),
+            sourceLocation: sourceLocation)
+}
+
+/// Expects a non-nil size within `tolerance` of `expected`.
+public func expectApprox(
+    _ actual: CGSize?, _ expected: CGSize, tolerance: Double = trigTolerance, _ comment: Comment? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    guard let actual else {
+        Issue.record(mismatch(nil as String?, expected, tolerance, comment), sourceLocation: sourceLocation)
+        return
+    }
+    #expect(abs(Double(actual.width - expected.width)) <= tolerance
+            && abs(Double(actual.height - expected.height)) <= tolerance,
+            mismatch(actual, expected, tolerance, comment),
+            sourceLocation: sourceLocation)
+}
+
+/// Expects a non-nil rect within `tolerance` of `expected` in origin and size.
+public func expectApprox(
+    _ actual: CGRect?, _ expected: CGRect, tolerance: Double = trigTolerance, _ comment: Comment? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    guard let actual else {
+        Issue.record(mismatch(nil as String?, expected, tolerance, comment), sourceLocation: sourceLocation)
+        return
+    }
+    let ok = [actual.origin.x - expected.origin.x, actual.origin.y - expected.origin.y,
+              actual.size.width - expected.size.width, actual.size.height - expected.size.height]
+        .allSatisfy { abs(Double($0)) <= tolerance }
+    #expect(ok, mismatch(actual, expected, tolerance, comment),
+            sourceLocation: sourceLocation)
+}
+
+extension CGPoint {
+    /// Shorthand for tests: `CGPoint(x, y)`.
+    public init(_ x: Double, _ y: Double) { self.init(x: x, y: y) }
+}
+
+extension CGRect {
+    /// Shorthand for tests: `CGRect(x, y, w, h)`.
+    public init(_ x: Double, _ y: Double, _ width: Double, _ height: Double) {
+        self.init(x: x, y: y, width: width, height: height)
+    }
+}
+
+/// SplitMix64: a tiny, seeded generator, so random inputs are reproducible and a failure can be replayed.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

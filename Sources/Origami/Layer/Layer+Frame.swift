@@ -18,9 +18,13 @@ extension Layer {
             guard [f.origin.x, f.origin.y, f.size.width, f.size.height].allSatisfy(\.isFinite) else { return }
             let t = geometry.transform.affinePart
             var size = bounds.size
-            if t.b == 0, t.c == 0, t.a != 0, t.d != 0 {
+            // "Zero" relative to the linear part: a quarter or half turn built with cos/sin leaves ±6e-17 or
+            // 1.2e-16 where Core Animation's axis-aligned case expects 0.
+            let tiny = 1e-12 * max(abs(t.a), abs(t.b), abs(t.c), abs(t.d))
+            func isZero(_ v: Double) -> Bool { abs(v) <= tiny }
+            if isZero(t.b), isZero(t.c), !isZero(t.a), !isZero(t.d) {
                 size = CGSize(width: Double(f.width) / abs(t.a), height: Double(f.height) / abs(t.d))
-            } else if t.a == 0, t.d == 0, t.b != 0, t.c != 0 {
+            } else if isZero(t.a), isZero(t.d), !isZero(t.b), !isZero(t.c) {
                 size = CGSize(width: Double(f.height) / abs(t.b), height: Double(f.width) / abs(t.c))
             }
             var g = geometry

@@ -36,19 +36,22 @@ extension Homography {
 
     /// The image of `p`, or `nil` when it lands at or behind the eye (W ≤ ε·scale) or is not finite.
     public func apply(_ p: CGPoint) -> CGPoint? {
-        let h = applyHomogeneous(p)
-        guard h.z > 0, h.isFinite else { return nil }
-        let q = CGPoint(x: h.x / h.z, y: h.y / h.z)
-        return q.x.isFinite && q.y.isFinite ? q : nil
+        Homography.dehomogenized(applyHomogeneous(p))
     }
 
     /// The point that `self` maps to `p`, or `nil` when there is none in front of the eye: the map is singular
     /// (an edge-on plane) or the preimage would be seen with W ≤ 0 (behind the viewer).
     public func unapply(_ p: CGPoint) -> CGPoint? {
         guard let inverse = matrix.inverted() else { return nil }
-        let h = inverse.apply(Vector3(Double(p.x), Double(p.y), 1))
         // (x, y, 1)·H⁻¹ = (X, Y, W) means (X/W, Y/W, 1)·H = (p, 1)/W: the forward w is 1/W, so it must be > 0.
-        guard h.z > 0, h.isFinite else { return nil }
+        return Homography.dehomogenized(inverse.apply(Vector3(Double(p.x), Double(p.y), 1)))
+    }
+
+    /// `(X/W, Y/W)`, or `nil` when W ≤ ε·max(|X|, |Y|): behind the eye, or so close to W = 0 that the only
+    /// thing left of the quotient is rounding noise (exactly on the vanishing line, W comes out as ±1e-16
+    /// rather than 0).
+    private static func dehomogenized(_ h: Vector3) -> CGPoint? {
+        guard h.isFinite, h.z > 1e-12 * max(abs(h.x), abs(h.y)) else { return nil }
         let q = CGPoint(x: h.x / h.z, y: h.y / h.z)
         return q.x.isFinite && q.y.isFinite ? q : nil
     }

@@ -50,15 +50,19 @@ extension Matrix3 {
     public var isFinite: Bool { elements.allSatisfy(\.isFinite) }
 
     /// The inverse, or `nil` when the matrix is singular or not finite. The test is relative to Hadamard's
-    /// bound (the product of the row lengths), so it does not depend on the matrix's overall scale.
+    /// bound (the product of the row lengths), so it does not depend on the matrix's overall scale; a row that
+    /// has collapsed to rounding noise next to the longest one (a plane turned exactly edge-on without
+    /// perspective, where cos(π/2) ≈ 6e-17) also counts as singular, since Hadamard's bound alone scales it away.
     public func inverted() -> Matrix3? {
         guard isFinite else { return nil }
         let c11 = m22 * m33 - m23 * m32, c12 = m23 * m31 - m21 * m33, c13 = m21 * m32 - m22 * m31
         let det = m11 * c11 + m12 * c12 + m13 * c13
-        let bound = (m11 * m11 + m12 * m12 + m13 * m13).squareRoot()
-            * (m21 * m21 + m22 * m22 + m23 * m23).squareRoot()
-            * (m31 * m31 + m32 * m32 + m33 * m33).squareRoot()
-        guard det.isFinite, det != 0, abs(det) > 1e-12 * bound else { return nil }
+        let rows = [(m11 * m11 + m12 * m12 + m13 * m13).squareRoot(),
+                    (m21 * m21 + m22 * m22 + m23 * m23).squareRoot(),
+                    (m31 * m31 + m32 * m32 + m33 * m33).squareRoot()]
+        let bound = rows[0] * rows[1] * rows[2]
+        guard det.isFinite, det != 0, abs(det) > 1e-12 * bound,
+              let shortest = rows.min(), let longest = rows.max(), shortest > 1e-12 * longest else { return nil }
         let inv = 1 / det
         let r = Matrix3(
             m11: c11 * inv, m12: (m13 * m32 - m12 * m33) * inv, m13: (m12 * m23 - m13 * m22) * inv,
