@@ -93,6 +93,17 @@ struct SolidCubeTests {
         #expect(near(centre, Vector3(200, 200, 100)))
     }
 
+    @Test("layers hung on a face stay on it: they are not members of the 3D context")
+    func labels() throws {
+        let cube = try Solid.cube(size: 200)
+        let label = TextLayer()
+        label.frame = CGRect(x: 50, y: 90, width: 100, height: 20)
+        try #require(cube.face(number: 3)).addSublayer(label)
+        let container = try container(holding: cube)
+        #expect(container.sublayerScene().map(\.layer) == cube.faces)
+        #expect(label.superlayer === cube.face(.top))
+    }
+
     @Test("a box has the book's faces with w × h, d × h and w × d bounds")
     func box() throws {
         let box = try Solid.box(width: 300, height: 120, depth: 80)

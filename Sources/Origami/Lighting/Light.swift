@@ -7,8 +7,9 @@ public struct Light: Hashable, Sendable {
     /// Which transforms carry a face's normal (and position) into the space the light is given in
     /// (DESIGN §4; the matrices are the fields of `FaceTransforms`).
     public enum Space: String, Hashable, Sendable, Codable, CaseIterable {
-        /// The face relative to its solid (the solid's bounds space): the light turns with the solid. This is
-        /// the book's choice (`face.transform`).
+        /// The face relative to its solid (the solid's bounds space — for a `Solid`, its model space with the
+        /// origin at its centre): the light turns with the solid. For a face that is a direct sublayer of the
+        /// context, its own placement in the context. This is the book's choice (`face.transform`).
         case object
         /// The 3D context's bounds space before its `sublayerTransform` (the camera): the light stays put
         /// while the camera moves and turns the solid under it.
