@@ -74,7 +74,7 @@ struct FacePlacement {
 // MARK: - Cube and box
 
 extension Solid {
-    /// The book's cube (ch. 5, listing 5.x): six `size × size` faces numbered 1 front, 2 right, 3 top,
+    /// The book's cube (ch. 5): six `size × size` faces numbered 1 front, 2 right, 3 top,
     /// 4 bottom, 5 left, 6 back, each placed with the book's transform.
     public static func cube(size: Double) throws(SolidError) -> Solid {
         try checkSize(size, "size")
