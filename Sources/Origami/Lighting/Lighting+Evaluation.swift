@@ -1,0 +1,148 @@
+import Foundation
+
+/// The numbers behind one face's shade: at the centre, and at the bounds' corners when point lights ask for
+/// them. Shared by `shade(_:bounds:)` and `lightingReport(for:)` so the data is exactly what is painted.
+struct FaceEvaluation {
+    /// The face's own (unflipped) normal in each space, where defined.
+    var normals: [Light.Space: Vector3]
+    var isSeenFromBehind: Bool
+    var centre: PointLighting
+    /// Corners (minX, minY), (maxX, minY), (maxX, maxY), (minX, maxY); `nil` unless asked for and defined.
+    var corners: [PointLighting]?
+}
+
+/// The lighting of one point of a face.
+struct PointLighting {
+    /// `a·Cₐ + (1 − a)·Σ Iᵢ·fᵢ·max(0, −Lᵢ·N)·Cᵢ`, unclamped (red, green, blue).
+    var brightness: Vector3
+    /// The Blinn–Phong term, unclamped (zero for the other models).
+    var specular: Vector3
+    /// `1 + Σ Iᵢ·fᵢ·(Lᵢ·N) − a`, unclamped, N the face's own normal.
+    var overlay: Double
+    /// One per light, in `lights` order (ambient lights included, with zero terms).
+    var terms: [FaceLightingData.LightTerm]
+}
+
+extension Lighting {
+    var usesVertices: Bool {
+        pointLightSampling == .vertices && lights.contains { $0.kind == .point }
+    }
+
+    /// `nil` when the face has no normal at its centre in a space a light needs (edge-on, behind the eye).
+    func evaluate(_ transforms: FaceTransforms, bounds: CGRect, corners wantsCorners: Bool) -> FaceEvaluation? {
+        let b = bounds.standardized
+        guard let cornerPoints = b.corners else { return nil }
+        let middle = CGPoint(x: b.midX, y: b.midY)
+        var normals: [Light.Space: Vector3] = [:]
+        for space in Light.Space.allCases {
+            normals[space] = transforms.matrix(for: space).planeSample(at: middle)?.normal
+        }
+        // Seen from behind: the face's +z points away from the viewer after the camera and its divide.
+        let behind = (normals[.view]?.z ?? 0) < 0
+        let flip = behind && twoSided && model != .bookOverlay
+        guard let centre = evaluate(transforms, at: middle, flip: flip) else { return nil }
+        var corners: [PointLighting]?
+        if wantsCorners {
+            let sampled = cornerPoints.compactMap { evaluate(transforms, at: $0, flip: flip) }
+            corners = sampled.count == 4 ? sampled : nil
+        }
+        return FaceEvaluation(normals: normals, isSeenFromBehind: behind, centre: centre, corners: corners)
+    }
+
+    private func evaluate(_ transforms: FaceTransforms, at point: CGPoint, flip: Bool) -> PointLighting? {
+        var samples: [Light.Space: (position: Vector3, normal: Vector3)] = [:]
+        for light in lights where light.kind != .ambient && samples[light.space] == nil {
+            guard let s = transforms.matrix(for: light.space).planeSample(at: point) else { return nil }
+            samples[light.space] = s
+        }
+        var diffuse = Vector3.zero, specularSum = Vector3.zero, overlaySum = 0.0
+        var terms: [FaceLightingData.LightTerm] = []
+        for light in lights {
+            let colour = Vector3(light.color.red, light.color.green, light.color.blue)
+            guard let sample = samples[light.space], light.kind != .ambient else {
+                terms.append(.init(kind: light.kind, space: light.space, lDotN: 0, diffuse: 0, specular: 0, attenuation: 1))
+                continue
+            }
+            let own = sample.normal
+            let lit = flip ? -own : own
+            let travel: Vector3, attenuation: Double
+            if let p = light.position {
+                let delta = sample.position - p
+                // A light exactly on the surface shines straight into it.
+                travel = delta.normalized() ?? -lit
+                attenuation = light.attenuation.factor(atDistance: delta.length)
+            } else {
+                travel = light.direction?.normalized() ?? -lit
+                attenuation = 1
+            }
+            let strength = light.intensity * attenuation
+            let facing = -travel.dot(lit)
+            let d = max(0, facing) * strength
+            var s = 0.0
+            if model == .blinnPhong, facing > 0, let h = (-travel + .unitZ).normalized() {
+                s = pow(max(0, lit.dot(h)), shininess) * strength
+            }
+            diffuse = diffuse + colour * d
+            specularSum = specularSum + colour * s
+            overlaySum += strength * travel.dot(own)
+            terms.append(.init(kind: light.kind, space: light.space, lDotN: travel.dot(own), diffuse: d, specular: s,
+                               attenuation: attenuation))
+        }
+        let spec = Vector3(specularSum.x * specular.red, specularSum.y * specular.green, specularSum.z * specular.blue)
+        let brightness = ambientColour * ambient + diffuse * (1 - ambient)
+        let result = PointLighting(brightness: brightness, specular: model == .blinnPhong ? spec : .zero,
+                                   overlay: 1 + overlaySum - ambient, terms: terms)
+        guard result.brightness.isFinite, result.specular.isFinite, result.overlay.isFinite else { return nil }
+        return result
+    }
+
+    /// Cₐ: the ambient lights' `intensity × color` summed if any; else the mean colour of the other lights
+    /// (so one coloured light tints its own ambient term); else white.
+    var ambientColour: Vector3 {
+        func rgb(_ c: Color) -> Vector3 { Vector3(c.red, c.green, c.blue) }
+        let ambients = lights.filter { $0.kind == .ambient }
+        if !ambients.isEmpty { return ambients.reduce(.zero) { $0 + rgb($1.color) * $1.intensity } }
+        guard !lights.isEmpty else { return Vector3(1, 1, 1) }
+        return lights.reduce(.zero) { $0 + rgb($1.color) } / Double(lights.count)
+    }
+}
+
+extension FaceTransforms {
+    /// The matrix that carries a face into `space`.
+    public func matrix(for space: Light.Space) -> Transform3D {
+        switch space {
+        case .object: return object
+        case .scene: return scene
+        case .view: return view
+        }
+    }
+}
+
+// MARK: - FaceShader
+
+extension Lighting: FaceShader {
+    /// The face's shade (see `Lighting` for the terms), or `nil` — the face left unlit — when the lighting
+    /// fails `validate()` or the face has no normal in a light's space (edge-on, behind the eye, not finite).
+    public func shade(_ transforms: FaceTransforms, bounds: CGRect) -> FaceShade? {
+        guard (try? validate()) != nil,
+              let e = evaluate(transforms, bounds: bounds, corners: usesVertices) else { return nil }
+        func colour(_ v: Vector3) -> Color { Color(red: v.x, green: v.y, blue: v.z).clamped }
+        func alpha(_ p: PointLighting) -> Double { min(max(p.overlay, 0), 1) }
+        switch (model, e.corners) {
+        case (.bookOverlay, nil):
+            return FaceShade(overlay: Color(white: 0, alpha: alpha(e.centre)))
+        case let (.bookOverlay, corners?):
+            // A black overlay of alpha α leaves an opaque colour c as c·(1 − α).
+            return FaceShade(vertexMultiply: corners.map { Color(white: 1 - alpha($0)) })
+        case (.lambert, nil):
+            return FaceShade(multiply: colour(e.centre.brightness))
+        case let (.lambert, corners?):
+            return FaceShade(vertexMultiply: corners.map { colour($0.brightness) })
+        case (.blinnPhong, nil):
+            return FaceShade(multiply: colour(e.centre.brightness), add: colour(e.centre.specular))
+        case let (.blinnPhong, corners?):
+            return FaceShade(vertexMultiply: corners.map { colour($0.brightness) },
+                             vertexAdd: corners.map { colour($0.specular) })
+        }
+    }
+}
