@@ -58,7 +58,8 @@ public struct Color: Hashable, Sendable {
 
 extension Color: CustomStringConvertible {
     public var description: String {
-        func h(_ v: Double) -> String { String(format: "%02x", Int((min(max(v, 0), 1) * 255).rounded())) }
+        // NaN prints as 00 rather than trapping in Int(_:).
+        func h(_ v: Double) -> String { String(format: "%02x", v.isNaN ? 0 : Int((min(max(v, 0), 1) * 255).rounded())) }
         return "#" + h(red) + h(green) + h(blue) + (alpha < 1 ? h(alpha) : "")
     }
 }

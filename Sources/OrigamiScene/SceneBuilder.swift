@@ -1,5 +1,6 @@
 import Foundation
 import Origami
+import OrigamiRender
 import Yams
 
 /// Turns a scene document into a layer tree, reporting every problem to its reader.
@@ -104,12 +105,12 @@ struct SceneBuilder {
             }
             layer.name = name
         }
-        // Geometry: bounds before frame (frame sets bounds.size), frame before position/anchorPoint overrides.
+        // Geometry in the order the book's code sets it: bounds, anchorPoint, frame (which sets position and
+        // bounds.size for the untransformed layer), position, then transform — so `frame` never depends on it.
         if let b = o["bounds"]?.rect() {
             if b.width < 0 || b.height < 0 { reader.report(o["bounds"], "bounds width and height must be non-negative") }
             layer.bounds = b
         }
-        if let t = o["transform"].flatMap(readTransform) { layer.transform = t }
         if let a = o["anchorPoint"]?.point() { layer.anchorPoint = a }
         if let f = o["frame"]?.rect() {
             if f.width < 0 || f.height < 0 { reader.report(o["frame"], "frame width and height must be non-negative") }
@@ -117,6 +118,7 @@ struct SceneBuilder {
             layer.frame = f
         }
         if let p = o["position"]?.point() { layer.position = p }
+        if let t = o["transform"].flatMap(readTransform) { layer.transform = t }
         if let z = o["anchorPointZ"]?.number() { layer.anchorPointZ = z }
         if let z = o["zPosition"]?.number() { layer.zPosition = z }
         if let t = o["sublayerTransform"].flatMap(readTransform) { layer.sublayerTransform = t }
@@ -178,9 +180,19 @@ struct SceneBuilder {
         return url
     }
 
-    /// Loads an image file into `layer.contents`, reporting failures at `value`.
-    var imageLoader: (URL, SceneValue, Layer) -> Void = { url, value, _ in
-        value.reader.report(value, "cannot load image `\(url.lastPathComponent)`: no image decoder is available")
+    /// Decodes a PNG into `layer.contents`, reporting a corrupt or unreadable file at `value`.
+    private func imageLoader(_ url: URL, _ value: SceneValue, _ layer: Layer) {
+        do {
+            layer.contents = try Bitmap(contentsOfPNG: url)
+        } catch let error as RenderError {
+            if case let .unreadableImage(_, reason) = error {
+                reader.report(value, "cannot read image `\(url.lastPathComponent)`: \(reason)")
+            } else {
+                reader.report(value, "cannot read image `\(url.lastPathComponent)`: \(error)")
+            }
+        } catch {
+            reader.report(value, "cannot read image `\(url.lastPathComponent)`: \(error)")
+        }
     }
 
     // MARK: Transforms

@@ -66,18 +66,21 @@ struct LightingNormalTests {
     @Test("under perspective, 'seen from behind' follows where the eye is")
     func perspective() throws {
         // A face turned 90° about y (normal +x) 100 points right of the vanishing point, eye 500 in front.
-        // After the divide x' = 200 + 100/(1 + u/500) and z' = −u/(1 + u/500) for local x offset u, so at
+        // Drawn: after the divide x' = 200 + 100/(1 + u/500) and z' = −u/(1 + u/500) for local x offset u, so at
         // u = 0 the edges are (−0.2, 0, −1) and (0, 1, 0), whose cross product is (1, 0, −0.2): away from us.
         let turn = CATransform3DMakeRotation(.pi / 2, 0, 1, 0)
         let camera = Transform3D.perspective(distance: 500)
         let right = try single(turn, position: CGPoint(x: 300, y: 200), camera: camera)
-        let n = try #require(right.container.faceTransforms(for: right.member).view.planeNormal(at: CGPoint(x: 50, y: 50)))
-        #expect(near(n, Vector3(1, 0, -0.2) / 1.04.squareRoot()))
+        let drawn = try #require(right.container.faceTransforms(for: right.member).projected.planeNormal(at: CGPoint(x: 50, y: 50)))
+        #expect(near(drawn, Vector3(1, 0, -0.2) / 1.04.squareRoot()))
+        // The view space takes the camera's affine part only (DESIGN §4): the normal stays +x.
+        let view = try #require(right.container.faceTransforms(for: right.member).view.planeNormal(at: CGPoint(x: 50, y: 50)))
+        #expect(near(view, Vector3(1, 0, 0)))
         let lighting = Lighting(lights: [.directional(Vector3(0, 0, -1), space: .view)])
         #expect(try #require(try lighting.lightingReport(for: right.container).first).isSeenFromBehind)
-        // Mirrored on the left of the vanishing point: (1, 0, 0.2), seen from the front.
+        // Mirrored on the left of the vanishing point: drawn (1, 0, 0.2), seen from the front.
         let left = try single(turn, position: CGPoint(x: 100, y: 200), camera: camera)
-        let m = try #require(left.container.faceTransforms(for: left.member).view.planeNormal(at: CGPoint(x: 50, y: 50)))
+        let m = try #require(left.container.faceTransforms(for: left.member).projected.planeNormal(at: CGPoint(x: 50, y: 50)))
         #expect(near(m, Vector3(1, 0, 0.2) / 1.04.squareRoot()))
         #expect(try #require(try lighting.lightingReport(for: left.container).first).isSeenFromBehind == false)
     }

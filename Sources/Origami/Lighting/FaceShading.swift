@@ -13,9 +13,12 @@ public struct FaceTransforms: Hashable, Sendable {
     /// Including the affine part of the context's sublayerTransform (about its anchor; its perspective column
     /// m14 m24 m34 dropped): a head-lamp that moves with the camera.
     public var view: Transform3D
+    /// The whole chain into the context's bounds space, perspective included: where the face is drawn. Its
+    /// projected winding says whether the face is seen from behind.
+    public var projected: Transform3D
 
-    public init(object: Transform3D, scene: Transform3D, view: Transform3D) {
-        self.object = object; self.scene = scene; self.view = view
+    public init(object: Transform3D, scene: Transform3D, view: Transform3D, projected: Transform3D? = nil) {
+        self.object = object; self.scene = scene; self.view = view; self.projected = projected ?? view
     }
 }
 
@@ -75,6 +78,7 @@ extension Layer {
         camera.sublayerTransform.m24 = 0
         camera.sublayerTransform.m34 = 0
         camera.sublayerTransform.m44 = 1
-        return FaceTransforms(object: object, scene: scene, view: scene.concatenating(camera.sublayerSpaceTransform))
+        return FaceTransforms(object: object, scene: scene, view: scene.concatenating(camera.sublayerSpaceTransform),
+                              projected: member.transform)
     }
 }

@@ -14,7 +14,8 @@ public struct Light: Hashable, Sendable {
         /// The 3D context's bounds space before its `sublayerTransform` (the camera): the light stays put
         /// while the camera moves and turns the solid under it.
         case scene
-        /// The 3D context's bounds space as seen, after the camera and its perspective divide: a head-lamp.
+        /// The 3D context's bounds space after the affine part of the camera (its rotation and scale, not its
+        /// perspective): a head-lamp that turns with the camera.
         case view
     }
 

@@ -37,8 +37,9 @@ extension Lighting {
         for space in Light.Space.allCases {
             normals[space] = transforms.matrix(for: space).planeSample(at: middle)?.normal
         }
-        // Seen from behind: the face's +z points away from the viewer after the camera and its divide.
-        let behind = (normals[.view]?.z ?? 0) < 0
+        // Seen from behind: the face's +z points away from the viewer as drawn, after the camera and its
+        // perspective divide (the projected winding the renderer culls by).
+        let behind = (transforms.projected.planeNormal(at: middle)?.z ?? 0) < 0
         let flip = behind && twoSided && model != .bookOverlay
         guard let centre = evaluate(transforms, at: middle, flip: flip) else { return nil }
         var corners: [PointLighting]?
