@@ -38,9 +38,11 @@ public final class Scene {
     public let root: Layer
     /// The file's top-of-file comment lines (what the scene reproduces), without the `#`.
     public let summary: String
+    /// The parameters of the file's `sweep:` section, the default of `origami sweep`.
+    public let sweep: [SweepParameter]
 
-    init(url: URL?, canvas: Canvas, root: Layer, summary: String) {
-        self.url = url; self.canvas = canvas; self.root = root; self.summary = summary
+    init(url: URL?, canvas: Canvas, root: Layer, summary: String, sweep: [SweepParameter]) {
+        self.url = url; self.canvas = canvas; self.root = root; self.summary = summary; self.sweep = sweep
     }
 
     /// The first layer with this name.

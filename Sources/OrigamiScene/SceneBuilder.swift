@@ -9,23 +9,30 @@ struct SceneBuilder {
     let baseURL: URL?
     let limits: SceneLimits
     private var layerCount = 0
-    private var names: [String: String] = [:]   // name → key path of its first use
+    private var usedNames: [String: String] = [:]   // name → key path of its first use
 
     init(reader: SceneReader, baseURL: URL?, limits: SceneLimits) {
         self.reader = reader; self.baseURL = baseURL; self.limits = limits
     }
 
-    static let topKeys = ["canvas", "layers"]
+    static let topKeys = ["canvas", "layers", "sweep"]
     static let canvasKeys = ["size", "scale", "background"]
     static let layerKeys = [
         "type", "name", "frame", "bounds", "position", "anchorPoint", "anchorPointZ", "zPosition", "transform",
         "sublayerTransform", "geometryFlipped", "masksToBounds", "doubleSided", "hidden", "opacity",
         "backgroundColor", "borderWidth", "borderColor", "cornerRadius", "contents", "contentsGravity",
-        "contentsScale", "allowsHitTesting", "sublayers",
+        "contentsScale", "allowsHitTesting", "sublayers", "lighting",
     ]
     static let textKeys = ["string", "fontFamily", "fontSize", "fontWeight", "italic", "foregroundColor", "alignment",
                            "verticallyCentered"]
-    static let layerTypes = ["layer", "transformLayer", "text"]
+    static let layerTypes = ["layer", "transformLayer", "text", "solid"]
+    static let solidKeys = ["shape", "size", "width", "height", "depth", "sides", "radius", "polygons", "faces", "allFaces"]
+    static let solidShapes = ["cube", "box", "prism", "pyramid", "polyhedron"]
+    /// What a scene may set on a solid's face: its looks and its sublayers, not its geometry (the solid places it).
+    static let faceKeys = [
+        "name", "masksToBounds", "doubleSided", "hidden", "opacity", "backgroundColor", "borderWidth", "borderColor",
+        "cornerRadius", "contents", "contentsGravity", "contentsScale", "allowsHitTesting", "sublayers", "lighting",
+    ]
 
     mutating func build(_ top: SceneValue, url: URL?, summary: String) -> Scene? {
         guard let object = top.object(allowed: Self.topKeys) else { return nil }
@@ -41,8 +48,44 @@ struct SceneBuilder {
                 if let layer = readLayer(item, depth: 1) { try? root.addSublayer(layer) }
             }
         }
+        let sweep = object["sweep"].map(readSweep) ?? []
         guard let canvas else { return nil }
-        return Scene(url: url, canvas: canvas, root: root, summary: summary)
+        return Scene(url: url, canvas: canvas, root: root, summary: summary, sweep: sweep)
+    }
+
+    /// `sweep:` maps parameter paths to lists of values: numbers, words, colours, or [x, y, z] vectors.
+    private func readSweep(_ value: SceneValue) -> [SweepParameter] {
+        guard case let .mapping(mapping) = value.node else {
+            reader.report(value, "expected a mapping from parameter paths to lists of values",
+                          hint: "e.g. `sweep: {ambient: [0.2, 0.5, 0.8]}`")
+            return []
+        }
+        var result: [SweepParameter] = []
+        for (k, v) in mapping {
+            let path = k.string ?? ""
+            let item = value.child(path, v)
+            guard let list = item.list(), !list.isEmpty else {
+                if case .sequence = v { reader.report(item, "no values to sweep") }
+                continue
+            }
+            // Each value in its command-line form: `0.5`, `book`, `#ff0000`, `0,1,-0.5`.
+            var texts: [String] = []
+            for element in list {
+                switch element.node {
+                case let .scalar(s): texts.append(s.string)
+                case .sequence:
+                    guard let numbers = element.numbers(counts: [3, 4], what: "a vector or colour") else { continue }
+                    texts.append(numbers.map { String($0) }.joined(separator: ","))
+                default: reader.report(element, "expected a value, found \(element.typeName)")
+                }
+            }
+            do {
+                result.append(try SweepParameter(argument: path + "=" + texts.joined(separator: ";")))
+            } catch {
+                reader.report(SceneValue(node: k, path: item.path, reader: reader), error.message, hint: error.hint)
+            }
+        }
+        return result
     }
 
     // MARK: Canvas
@@ -88,20 +131,26 @@ struct SceneBuilder {
         if case let .mapping(m) = value.node, let t = m["type"] {
             type = value.child("type", t).choice(Self.layerTypes) ?? "layer"
         }
-        let allowed = Self.layerKeys + (type == "text" ? Self.textKeys : [])
+        let allowed = Self.layerKeys + (type == "text" ? Self.textKeys : type == "solid" ? Self.solidKeys : [])
         guard let o = value.object(allowed: allowed) else { return nil }
 
         let layer: Layer
         switch type {
         case "transformLayer": layer = TransformLayer()
         case "text": layer = readText(o)
+        case "solid":
+            for key in ["frame", "bounds"] where o[key] != nil {
+                reader.report(o[key], "a solid's bounds come from its shape", hint: "place its centre with `position`")
+            }
+            guard let solid = readSolid(o) else { return nil }
+            layer = solid
         default: layer = Layer()
         }
         if let v = o["name"], let name = v.string() {
-            if let first = names[name] {
+            if let first = usedNames[name] {
                 reader.report(v, "the name `\(name)` is already used at \(first)", hint: "layer names must be unique")
             } else {
-                names[name] = v.path
+                usedNames[name] = v.path
             }
             layer.name = name
         }
@@ -123,6 +172,13 @@ struct SceneBuilder {
         if let z = o["zPosition"]?.number() { layer.zPosition = z }
         if let t = o["sublayerTransform"].flatMap(readTransform) { layer.sublayerTransform = t }
         if let b = o["geometryFlipped"]?.bool() { layer.isGeometryFlipped = b }
+        readLooks(o, into: layer, depth: depth)
+        if let solid = layer as? Solid { readFaces(o, of: solid, depth: depth) }
+        return layer
+    }
+
+    /// The properties a face shares with any layer: appearance, hit testing, lighting and sublayers.
+    private mutating func readLooks(_ o: SceneObject, into layer: Layer, depth: Int) {
         if let b = o["masksToBounds"]?.bool() { layer.masksToBounds = b }
         if let b = o["doubleSided"]?.bool() { layer.isDoubleSided = b }
         if let b = o["hidden"]?.bool() { layer.isHidden = b }
@@ -137,12 +193,12 @@ struct SceneBuilder {
         if let v = o["contentsScale"]?.number(in: 0.01...64, what: "contentsScale") { layer.contentsScale = v }
         if let b = o["allowsHitTesting"]?.bool() { layer.allowsHitTesting = b }
         if let c = o["contents"] { readContents(c, into: layer) }
+        if let l = o["lighting"].flatMap(readLighting) { layer.lighting = l }
         if let subs = o["sublayers"]?.list() {
             for item in subs {
                 if let s = readLayer(item, depth: depth + 1) { try? layer.addSublayer(s) }
             }
         }
-        return layer
     }
 
     private func readText(_ o: SceneObject) -> TextLayer {
@@ -193,6 +249,132 @@ struct SceneBuilder {
         } catch {
             reader.report(value, "cannot read image `\(url.lastPathComponent)`: \(error)")
         }
+    }
+
+    // MARK: Solids
+
+    private func readSolid(_ o: SceneObject) -> Solid? {
+        guard let shapeValue = o.required("shape", hint: "one of: \(Self.solidShapes.joined(separator: ", "))"),
+              let shape = shapeValue.choice(Self.solidShapes) else { return nil }
+        func need(_ key: String) -> Double? { o.required(key)?.number() }
+        let made: Result<Solid, SolidError>?
+        switch shape {
+        case "cube":
+            made = need("size").map { s in Result { () throws(SolidError) in try Solid.cube(size: s) } }
+        case "box":
+            guard let w = need("width"), let h = need("height"), let d = need("depth") else { return nil }
+            made = Result { () throws(SolidError) in try Solid.box(width: w, height: h, depth: d) }
+        case "prism", "pyramid":
+            guard let n = o.required("sides")?.int(in: 3...Solid.maximumSides), let r = need("radius"), let h = need("height") else { return nil }
+            made = Result { () throws(SolidError) in
+                shape == "prism" ? try Solid.prism(sides: n, radius: r, height: h) : try Solid.pyramid(sides: n, radius: r, height: h)
+            }
+        default:
+            guard let polygons = o.required("polygons", hint: "a list of faces, each a list of [x, y, z] vertices")?.list() else { return nil }
+            var faces: [[Vector3]] = []
+            for p in polygons {
+                guard let vertices = p.list() else { return nil }
+                var face: [Vector3] = []
+                for v in vertices { guard let x = v.vector3() else { return nil }; face.append(x) }
+                faces.append(face)
+            }
+            made = Result { () throws(SolidError) in try Solid.polyhedron(faces: faces) }
+        }
+        switch made {
+        case let .success(solid)?: return solid
+        case let .failure(error)?: reader.report(shapeValue, "cannot build the \(shape): \(error)"); return nil
+        case nil: return nil
+        }
+    }
+
+    /// `faces:` maps a face's name (front, top, side 2, …) or number (1…) to its looks; `allFaces:` applies to
+    /// every face first.
+    private mutating func readFaces(_ o: SceneObject, of solid: Solid, depth: Int) {
+        if let all = o["allFaces"], let looks = all.object(allowed: Self.faceKeys) {
+            if looks["name"] != nil { reader.report(looks["name"], "`allFaces` cannot name the faces") }
+            for face in solid.faces { readLooks(looks, into: face, depth: depth) }
+        }
+        guard let facesValue = o["faces"] else { return }
+        guard case let .mapping(mapping) = facesValue.node else {
+            reader.report(facesValue, "expected a mapping from face names or numbers to their properties")
+            return
+        }
+        let names = solid.faces.map { $0.kind.description }
+        for (k, v) in mapping {
+            let key = k.string ?? ""
+            let value = facesValue.child(key, v)
+            let face = Int(key).flatMap { solid.face(number: $0) } ?? solid.faces.first { $0.kind.description == key }
+            guard let face else {
+                let hint = closestMatch(to: key, in: names).map { "did you mean `\($0)`?" }
+                    ?? "this \(solid.faces.count)-faced solid has faces \(names.joined(separator: ", ")) (or 1…\(solid.faces.count))"
+                reader.report(SceneValue(node: k, path: value.path, reader: reader), "no face `\(key)`", hint: hint)
+                continue
+            }
+            guard let looks = value.object(allowed: Self.faceKeys) else { continue }
+            if let n = looks["name"], let name = n.string() {
+                if let first = usedNames[name] {
+                    reader.report(n, "the name `\(name)` is already used at \(first)", hint: "layer names must be unique")
+                } else {
+                    usedNames[name] = n.path
+                }
+                face.name = name
+            }
+            readLooks(looks, into: face, depth: depth)
+        }
+    }
+
+    // MARK: Lighting
+
+    static let lightingKeys = ["model", "ambient", "lights", "specular", "shininess", "twoSided", "pointLightSampling"]
+    static let lightKeys = ["direction", "position", "color", "intensity", "space", "attenuation"]
+
+    /// `lighting: book` (the book's light and ambient), or a mapping of `Lighting`'s fields.
+    func readLighting(_ value: SceneValue) -> Lighting? {
+        if case let .scalar(s) = value.node {
+            if s.string == "book" { return .book }
+            return value.fail("unknown lighting `\(s.string)`", hint: "write `book` or a mapping with `model` and `lights`")
+        }
+        guard let o = value.object(allowed: Self.lightingKeys) else { return nil }
+        var lighting = Lighting(lights: [])
+        if let m = o["model"]?.choice(Lighting.Model.allCases.map(\.rawValue)) { lighting.model = Lighting.Model(rawValue: m) ?? .lambert }
+        if let a = o["ambient"]?.number(in: 0...1, what: "ambient") { lighting.ambient = a }
+        if let c = o["specular"]?.color() { lighting.specular = c }
+        if let v = o["shininess"]?.number(in: 0...10_000, what: "shininess") { lighting.shininess = v }
+        if let b = o["twoSided"]?.bool() { lighting.twoSided = b }
+        if let v = o["pointLightSampling"]?.choice(Lighting.PointLightSampling.allCases.map(\.rawValue)) {
+            lighting.pointLightSampling = Lighting.PointLightSampling(rawValue: v) ?? .vertices
+        }
+        for item in o["lights"]?.list() ?? [] {
+            if let light = readLight(item) { lighting.lights.append(light) }
+        }
+        return lighting
+    }
+
+    /// A light's kind follows from its fields: `direction` (directional), `position` (point), neither (ambient).
+    func readLight(_ value: SceneValue) -> Light? {
+        guard let o = value.object(allowed: Self.lightKeys) else { return nil }
+        var light = Light()
+        if let d = o["direction"] {
+            guard let v = d.vector3() else { return nil }
+            guard v.normalized() != nil else { return d.fail("the light direction is zero") }
+            light.direction = v
+        }
+        if let p = o["position"] {
+            guard let v = p.vector3() else { return nil }
+            if light.direction != nil { return p.fail("a light has a `direction` (directional) or a `position` (point), not both") }
+            light.position = v
+        }
+        if let c = o["color"]?.color() { light.color = c }
+        if let i = o["intensity"]?.number(in: 0...1000, what: "intensity") { light.intensity = i }
+        if let s = o["space"]?.choice(Light.Space.allCases.map(\.rawValue)) { light.space = Light.Space(rawValue: s) ?? .scene }
+        if let a = o["attenuation"] {
+            guard let v = a.numbers(count: 3, what: "attenuation [constant, linear, quadratic]") else { return nil }
+            guard v.allSatisfy({ $0 >= 0 }), v.contains(where: { $0 > 0 }) else {
+                return a.fail("attenuation coefficients must be ≥ 0 and not all zero")
+            }
+            light.attenuation = Light.Attenuation(constant: v[0], linear: v[1], quadratic: v[2])
+        }
+        return light
     }
 
     // MARK: Transforms

@@ -44,7 +44,10 @@ enum Outlines {
     /// in the layer's bounds space. Uses Cairo's toy font API through fontconfig (DejaVu on Debian).
     static func text(_ style: TextStyle, in bounds: PlaneRect) throws -> [Ring] {
         guard !style.string.isEmpty, style.fontSize.isFinite, style.fontSize > 0 else { return [] }
-        let surface = try CairoSurface(format: CAIRO_FORMAT_A8, width: 1, height: 1)
+        // An unbounded recording surface: on a small image surface Cairo 1.16 leaves glyphs out of
+        // `cairo_text_path` (a 1×1 target kept 28 of 54 outlines of a 36-character line).
+        let surface = try CairoSurface(taking: cairo_recording_surface_create(CAIRO_CONTENT_ALPHA, nil),
+                                       operation: "cairo_recording_surface_create")
         let cr = try CairoContext(surface)
         let h = cr.handle
         cairo_select_font_face(h, style.fontFamily,

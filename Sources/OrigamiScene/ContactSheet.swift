@@ -1,0 +1,105 @@
+import Foundation
+import Origami
+import OrigamiRender
+
+/// A labelled grid of a sweep's frames, composed as a layer tree (image layers and text layers) and rendered
+/// by Origami itself. Frames are read one at a time and shrunk to thumbnails, so memory holds the sheet and
+/// its thumbnails, never all the frames.
+struct ContactSheet {
+    let sweep: Sweep
+    let frames: URL
+    let thumbnail: Int
+
+    /// The sheet stays within this many pixels a side, shrinking thumbnails for large sweeps.
+    static let maxSide = 8192
+
+    func write(to url: URL) throws {
+        let n = sweep.variantCount
+        let lastCount = sweep.parameters.last?.values.count ?? n
+        let columns = max(1, lastCount > 1 && lastCount <= 12 ? lastCount : Int(Double(n).squareRoot().rounded(.up)))
+        let rows = (n + columns - 1) / columns
+        let labelLines = sweep.parameters.count
+        let fontSize = 11.0
+        let labelHeight = Double(labelLines) * fontSize * 1.3 + 6
+        let gap = 8.0
+        var cell = Double(min(thumbnail, Self.maxSide / columns - Int(gap)))
+        cell = max(16, cell)
+
+        // Thumbnails keep their frame's aspect ratio inside a cell × cell square.
+        var thumbs: [Bitmap] = []
+        for v in 1...n {
+            let frame = try Bitmap(contentsOfPNG: frames.appendingPathComponent(Sweep.frameName(v) + ".png"))
+            thumbs.append(frame.shrunk(toFit: Int(cell)))
+        }
+        let cellHeight = Double(thumbs.map(\.height).max() ?? Int(cell))
+        let width = gap + Double(columns) * (cell + gap)
+        let height = gap + Double(rows) * (cellHeight + labelHeight + gap)
+        let root = Layer(frame: CGRect(x: 0, y: 0, width: width, height: height))
+        root.backgroundColor = .white
+        for (i, thumb) in thumbs.enumerated() {
+            let x = gap + Double(i % columns) * (cell + gap)
+            let y = gap + Double(i / columns) * (cellHeight + labelHeight + gap)
+            let image = Layer(frame: CGRect(x: x + (cell - Double(thumb.width)) / 2, y: y,
+                                            width: Double(thumb.width), height: Double(thumb.height)))
+            image.contents = thumb
+            image.borderWidth = 1
+            image.borderColor = Color(white: 0.8)
+            let label = TextLayer()
+            label.frame = CGRect(x: x, y: y + cellHeight + 3, width: cell, height: labelHeight)
+            label.string = "#\(i + 1)  " + sweep.label(ofVariant: i + 1).replacingOccurrences(of: "\n", with: "\n")
+            label.fontSize = fontSize
+            label.foregroundColor = Color(white: 0.15)
+            try root.addSublayer(image)
+            try root.addSublayer(label)
+        }
+        try Renderer.write(root, size: CGSize(width: width, height: height), to: url, format: .png)
+    }
+}
+
+extension Bitmap {
+    /// An area-averaged copy no larger than `side` × `side`, aspect kept (the bitmap itself when it fits).
+    /// Each output pixel is the mean of the source area it covers, partial pixels weighted by their coverage;
+    /// premultiplied channels average correctly as they are.
+    func shrunk(toFit side: Int) -> Bitmap {
+        let factor = max(Double(width) / Double(side), Double(height) / Double(side))
+        guard factor > 1 else { return self }
+        let w = max(1, Int((Double(width) / factor).rounded())), h = max(1, Int((Double(height) / factor).rounded()))
+        // Horizontal pass into [Double] rows of w pixels × 4 channels, then the vertical pass.
+        let sx = Double(width) / Double(w), sy = Double(height) / Double(h)
+        func spans(_ n: Int, _ scale: Double, _ limit: Int) -> [[(Int, Double)]] {
+            (0..<n).map { i in
+                let a = Double(i) * scale, b = Double(i + 1) * scale
+                return (Int(a)..<min(limit, Int(b.rounded(.up)))).map { j in
+                    (j, (min(b, Double(j + 1)) - max(a, Double(j))) / scale)
+                }
+            }
+        }
+        let xs = spans(w, sx, width), ys = spans(h, sy, height)
+        var rows = [Double](repeating: 0, count: height * w * 4)
+        for y in 0..<height {
+            for (x, span) in xs.enumerated() {
+                var acc = (0.0, 0.0, 0.0, 0.0)
+                for (j, weight) in span {
+                    let p = pixels[y * width + j]
+                    acc.0 += Double(p >> 24) * weight; acc.1 += Double((p >> 16) & 0xFF) * weight
+                    acc.2 += Double((p >> 8) & 0xFF) * weight; acc.3 += Double(p & 0xFF) * weight
+                }
+                let o = (y * w + x) * 4
+                rows[o] = acc.0; rows[o + 1] = acc.1; rows[o + 2] = acc.2; rows[o + 3] = acc.3
+            }
+        }
+        var out = [UInt32](repeating: 0, count: w * h)
+        for (y, span) in ys.enumerated() {
+            for x in 0..<w {
+                var acc = [0.0, 0.0, 0.0, 0.0]
+                for (j, weight) in span {
+                    let o = (j * w + x) * 4
+                    for c in 0..<4 { acc[c] += rows[o + c] * weight }
+                }
+                let v = acc.map { UInt32(min(255, max(0, $0.rounded()))) }
+                out[y * w + x] = v[0] << 24 | v[1] << 16 | v[2] << 8 | v[3]
+            }
+        }
+        return Bitmap(width: w, height: h, pixels: out) ?? self
+    }
+}

@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import Origami
+import OrigamiRender
+import OrigamiScene
+
+struct SweepCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sweep",
+        abstract: "Render a grid of lighting variants: a contact sheet, frames, and per-face lighting data.",
+        discussion: """
+            Each --vary PATH=VALUES adds an axis to the grid; the grid is the cartesian product. Paths: ambient,
+            model, shininess, specular, light.direction, light.position, light.color, light.intensity,
+            light.space (light[1]. for the second light; prefix a layer name when several layers are lit).
+            Separate values with commas, or with semicolons when a value has several numbers:
+              --vary ambient=0.2,0.5,0.8 --vary 'light.direction=0,1,-0.5;1,0,-0.5'
+            Without --vary, the scene's `sweep:` section is used. The output folder receives sheet.png,
+            lighting.csv, lighting.json and frames/variant-NNNN.png/.json. With --shard i/n only every n-th
+            variant starting at i is rendered (deterministic names); run --merge once all shards are done.
+            """
+    )
+
+    @OptionGroup var scene: SceneArgument
+
+    @Option(name: .customLong("vary"), help: ArgumentHelp("A parameter and its values.", valueName: "path=values"))
+    var vary: [String] = []
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The output folder (default: <scene>-sweep).", valueName: "folder"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("Render only shard i of n (1-based) and do not merge.", valueName: "i/n"))
+    var shard: String?
+
+    @Flag(help: "Assemble the sheet, CSV and JSON from frames already rendered (by all shards).")
+    var merge = false
+
+    @Option(help: "Worker threads (default: every core).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Largest side of a thumbnail on the contact sheet, in pixels.")
+    var thumbnail: Int = 256
+
+    @Option(help: "Refuse sweeps with more variants than this.")
+    var maxVariants: Int = 10_000
+
+    @OptionGroup var picture: PictureOptions
+
+    func validate() throws {
+        if let shard, parseShard(shard) == nil {
+            throw ValidationError("--shard must be i/n with 1 ≤ i ≤ n, e.g. --shard 2/8.")
+        }
+        if shard != nil && merge { throw ValidationError("--merge assembles all shards: run it without --shard.") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
+        guard (16...4096).contains(thumbnail) else { throw ValidationError("--thumbnail must be between 16 and 4096.") }
+        guard maxVariants >= 1 else { throw ValidationError("--max-variants must be at least 1.") }
+    }
+
+    private func parseShard(_ text: String) -> (index: Int, count: Int)? {
+        let parts = text.split(separator: "/").map { Int($0) }
+        guard parts.count == 2, let i = parts[0], let n = parts[1], n >= 1, (1...n).contains(i) else { return nil }
+        return (i, n)
+    }
+
+    func run() throws {
+        let s = try scene.load()
+        var parameters: [SweepParameter] = []
+        for v in vary {
+            do { parameters.append(try SweepParameter(argument: v)) } catch { fail("--vary \(v): \(error)") }
+        }
+        let url = URL(fileURLWithPath: scene.scene)
+        let sweep: Sweep
+        do { sweep = try Sweep(scene: url, parameters: parameters, maxVariants: maxVariants) } catch { fail("\(error)") }
+        let folder = URL(fileURLWithPath: output ?? url.deletingPathExtension().lastPathComponent + "-sweep")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            fail("cannot create the output folder \(folder.path)")
+        }
+        checkWritable(folder.appendingPathComponent("sheet.png"))
+        do {
+            if !merge {
+                let variants = sweep.variants(shard: shard.flatMap(parseShard))
+                let bar = ProgressBar(total: variants.count)
+                try sweep.render(variants: variants, into: folder, options: picture.renderOptions(for: s), jobs: jobs) {
+                    bar.update($0)
+                }
+                bar.finish()
+                if shard != nil {
+                    print("rendered \(variants.count) of \(sweep.variantCount) variants into \(folder.path)/frames")
+                    return
+                }
+            }
+            try sweep.merge(in: folder, thumbnail: thumbnail)
+        } catch {
+            fail("\(error)")
+        }
+        print("wrote \(sweep.variantCount) variants: \(folder.path)/sheet.png, lighting.csv, lighting.json")
+    }
+}
+
+/// A one-line progress bar on standard error when it is a terminal; silent otherwise.
+final class ProgressBar: @unchecked Sendable {
+    private let total: Int
+    private let enabled = isatty(STDERR_FILENO) == 1
+    private let lock = NSLock()
+
+    init(total: Int) { self.total = total }
+
+    func update(_ done: Int) {
+        guard enabled, total > 0 else { return }
+        lock.withLock {
+            let width = 30
+            let filled = done * width / total
+            let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+            FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)".utf8))
+        }
+    }
+
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\n".utf8))
+    }
+}
