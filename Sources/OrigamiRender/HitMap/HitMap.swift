@@ -1,0 +1,132 @@
+import Foundation
+import Origami
+
+/// Which layer a touch at each pixel reaches in tree order (UIKit's delivery), beside the layer actually
+/// seen there (frontmost in depth), so interception is visible: the book's cube, where faces 4–6 take touches
+/// aimed at face 3, shows as hatched face-3 area coloured as face 4, 5 or 6.
+public struct HitMap: Sendable {
+    /// Pixels (canvas size × scale).
+    public let width: Int, height: Int
+    public let scale: Double
+    /// One name per layer that receives a touch somewhere, indexed by the maps' entries.
+    public let names: [String]
+    /// One colour per entry of `names`: distinct hues, grey for the root (the canvas).
+    public let colors: [Color]
+    /// Per pixel, row by row: the index in `names` of the layer reached in tree order; −1 for none.
+    public let treeOrder: [Int32]
+    /// Per pixel: the index of the layer seen there (`.frontmost`); −1 for none.
+    public let frontmost: [Int32]
+
+    /// Hit-tests the centre of every pixel of a `size`-point canvas at `scale` pixels per point, `root` being
+    /// placed in the canvas as the renderer places it (the canvas is the root's superlayer space).
+    public init(root: Layer, size: CGSize, scale: Double = 1, name: (Layer) -> String) throws {
+        let (w, h) = try Renderer.pixelSize(size, options: RenderOptions(scale: scale))
+        var index: [ObjectIdentifier: Int32] = [:]
+        var names: [String] = []
+        var colors: [Color] = []
+        var hues: Int32 = 0
+        func id(_ layer: Layer?) -> Int32 {
+            guard let layer else { return -1 }
+            if let i = index[ObjectIdentifier(layer)] { return i }
+            let i = Int32(names.count)
+            index[ObjectIdentifier(layer)] = i
+            names.append(name(layer))
+            if layer.superlayer == nil {
+                colors.append(Color(white: 0.85))
+            } else {
+                colors.append(Self.color(hues))
+                hues += 1
+            }
+            return i
+        }
+        var tree = [Int32](repeating: -1, count: w * h)
+        var front = [Int32](repeating: -1, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let p = CGPoint(x: (Double(x) + 0.5) / scale, y: (Double(y) + 0.5) / scale)
+                tree[y * w + x] = id(root.hitTest(p, policy: .treeOrder))
+                front[y * w + x] = id(root.hitTest(p, policy: .frontmost))
+            }
+        }
+        self.width = w; self.height = h; self.scale = scale
+        self.names = names; self.colors = colors; self.treeOrder = tree; self.frontmost = front
+    }
+
+    /// Pixels where the touch reaches a layer other than the one seen.
+    public var interceptedCount: Int { zip(treeOrder, frontmost).filter { $0 != $1 }.count }
+
+    /// A distinct colour per layer: hues a golden angle apart.
+    public static func color(_ i: Int32) -> Color {
+        guard i >= 0 else { return .white }
+        let hue = (Double(i) * 0.618_033_988_75).truncatingRemainder(dividingBy: 1)
+        let (s, v) = (0.55, 0.92)
+        let k = { (n: Double) -> Double in (n + hue * 6).truncatingRemainder(dividingBy: 6) }
+        let f = { (n: Double) -> Double in v - v * s * max(0, min(k(n), 4 - k(n), 1)) }
+        return Color(red: f(5), green: f(3), blue: f(1))
+    }
+
+    /// The map as pixels: each pixel in the colour of the layer its touch reaches, hatched with dark diagonal
+    /// lines where that is not the layer seen.
+    public var bitmap: Bitmap? {
+        var px = [UInt32](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = y * width + x
+                var c = treeOrder[i] >= 0 ? colors[Int(treeOrder[i])] : Color.white
+                if treeOrder[i] != frontmost[i], (x + y) % 8 < 3 {
+                    c = Color(red: c.red * 0.25, green: c.green * 0.25, blue: c.blue * 0.25)
+                }
+                func byte(_ v: Double) -> UInt32 { UInt32((min(max(v, 0), 1) * 255).rounded()) }
+                px[i] = 0xFF00_0000 | byte(c.red) << 16 | byte(c.green) << 8 | byte(c.blue)
+            }
+        }
+        return Bitmap(width: width, height: height, pixels: px)
+    }
+
+    /// The map with a legend at its right: each layer's colour, name and share of the touches, and the hatch.
+    public func legendImage() throws -> RenderedImage {
+        guard let map = bitmap else { throw RenderError.invalidCanvas("the hit map is empty") }
+        var counts = [Int](repeating: 0, count: names.count)
+        for i in treeOrder where i >= 0 { counts[Int(i)] += 1 }
+        let entries = counts.indices.filter { counts[$0] > 0 }.sorted { counts[$0] > counts[$1] }
+        let row = 22.0, pad = 12.0, legendWidth = 300.0
+        let w = Double(width) + legendWidth
+        let h = max(Double(height), pad * 2 + row * Double(entries.count + 3))
+        let root = Layer(frame: CGRect(x: 0, y: 0, width: w, height: h))
+        root.backgroundColor = .white
+        let mapLayer = Layer(frame: CGRect(x: 0, y: 0, width: Double(width), height: Double(height)))
+        mapLayer.contents = map
+        try root.addSublayer(mapLayer)
+        func addRow(_ y: Double, swatch: Bitmap?, color: Color?, text: String) throws {
+            let s = Layer(frame: CGRect(x: Double(width) + pad, y: y + 3, width: 16, height: 16))
+            s.backgroundColor = color
+            s.contents = swatch
+            s.borderWidth = 1
+            s.borderColor = Color(white: 0.5)
+            let t = TextLayer()
+            t.frame = CGRect(x: Double(width) + pad + 24, y: y + 3, width: legendWidth - pad - 28, height: 18)
+            t.string = text
+            t.fontSize = 12
+            t.foregroundColor = Color(white: 0.1)
+            try root.addSublayer(s)
+            try root.addSublayer(t)
+        }
+        let title = TextLayer()
+        title.frame = CGRect(x: Double(width) + pad, y: pad - 4, width: legendWidth - 2 * pad, height: 20)
+        title.string = "touch goes to (tree order):"
+        title.fontSize = 13
+        title.fontWeight = .bold
+        title.foregroundColor = .black
+        try root.addSublayer(title)
+        let total = Double(max(1, width * height))
+        for (k, i) in entries.enumerated() {
+            try addRow(pad + row * Double(k + 1), swatch: nil, color: colors[i],
+                       text: "\(names[i])  \(String(format: "%.1f", 100 * Double(counts[i]) / total)) %")
+        }
+        var hatch = [UInt32](repeating: 0xFFFF_FFFF, count: 256)
+        for y in 0..<16 { for x in 0..<16 where (x + y) % 8 < 3 { hatch[y * 16 + x] = 0xFF40_4040 } }
+        try addRow(pad + row * (Double(entries.count) + 1.5), swatch: Bitmap(width: 16, height: 16, pixels: hatch), color: nil,
+                   text: "intercepted: not the face seen  \(String(format: "%.1f", 100 * Double(interceptedCount) / total)) %")
+        return try Renderer.render(root, size: CGSize(width: w, height: h))
+    }
+}
