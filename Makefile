@@ -17,14 +17,13 @@ bootstrap:
 build: bootstrap
 	$(SWIFT) build -c release --product origami
 
+# Renders every scene in Models/ into Renders/ (PNG, at the scene's own canvas size and scale).
 demo: build
 	@mkdir -p Renders
-	@if ls Models/*.yaml >/dev/null 2>&1; then \
-	  for m in Models/*.yaml; do \
-	    .build/release/origami render "$$m" -o "Renders/$$(basename "$${m%.yaml}").png" || exit 1; \
-	  done; \
-	  echo "Rendered $$(ls Models/*.yaml | wc -l) models into Renders/"; \
-	else echo "No models yet."; fi
+	@for m in Models/*.yaml; do \
+	  .build/release/origami render "$$m" -o "Renders/$$(basename "$${m%.yaml}").png" >/dev/null || exit 1; \
+	done
+	@echo "Rendered $$(ls Models/*.yaml | wc -l) models into Renders/"
 
 test: bootstrap
 	$(SWIFT) build --build-tests

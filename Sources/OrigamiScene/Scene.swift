@@ -52,8 +52,10 @@ public final class Scene {
 extension Scene {
     /// Reads and decodes a scene file (YAML, or JSON, which is read as YAML). Throws `SceneError` naming the
     /// file, line, column and key path of every problem found.
-    public static func load(contentsOf url: URL, limits: SceneLimits = .default) throws(SceneError) -> Scene {
-        let name = url.path
+    /// `displayName` is how messages name the file (default: its path).
+    public static func load(contentsOf url: URL, displayName: String? = nil,
+                            limits: SceneLimits = .default) throws(SceneError) -> Scene {
+        let name = displayName ?? url.path
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         guard let attributes else {
             throw SceneError(SceneIssue(file: name, line: 0, column: 0, keyPath: "",

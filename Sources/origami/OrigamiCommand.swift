@@ -23,7 +23,7 @@ struct SceneArgument: ParsableArguments {
 
     func load() throws -> Scene {
         do {
-            return try Scene.load(contentsOf: URL(fileURLWithPath: scene))
+            return try Scene.load(contentsOf: URL(fileURLWithPath: scene), displayName: scene)
         } catch {
             fail(error.issues.count == 1 ? "invalid scene \(scene)" : "invalid scene \(scene) (\(error.issues.count) problems)",
                  details: error.detailedDescription)

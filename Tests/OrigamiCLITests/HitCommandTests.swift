@@ -49,7 +49,7 @@ struct HitCommandTests {
         #expect(r.status == 1)
         let lines = r.stderr.split(separator: "\n").map(String.init)
         #expect(lines.first == "error: invalid scene bad.yaml")
-        #expect(lines.dropFirst().first?.hasSuffix("bad.yaml:2:11: layers[0].anchorpoint: unknown key `anchorpoint`; did you mean `anchorPoint`?") == true)
+        #expect(lines.dropFirst().first == "bad.yaml:2:11: layers[0].anchorpoint: unknown key `anchorpoint`; did you mean `anchorPoint`?")
         #expect(r.stdout.isEmpty)
     }
 
