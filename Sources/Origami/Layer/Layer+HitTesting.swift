@@ -118,7 +118,7 @@ extension Layer {
         guard let local = Homography(m).unapply(point) else { return false }
         if masksToBounds && !contains(local) { return false }
         for s in ordered where s.visitInTreeOrder(point: local, chain: .identity, policy: policy, visit) { return true }
-        return contains(local) && visit(self, local)
+        return containsTouch(local) && visit(self, local)
     }
 }
 
@@ -173,12 +173,34 @@ extension Layer {
             let hidden = culled || c.backFacing
             let inner = layer.sublayerScene { $0.receivesHits(.frontmost) }
             collectVisible(members: inner, point: c.local, culled: hidden, into: &out)
-            if layer.contains(c.local) { out.append(VisibleHit(layer: layer, local: c.local, culled: hidden)) }
+            if layer.containsTouch(c.local) { out.append(VisibleHit(layer: layer, local: c.local, culled: hidden)) }
         }
     }
 }
 
 // MARK: - Faces
+
+extension Layer {
+    /// `contains(_:)`, and for a solid's face with an outline (a pyramid's triangle, a prism's cap) inside that
+    /// outline too: a touch on the bounds' empty corners reaches what lies behind, as the eye sees it.
+    func containsTouch(_ p: CGPoint) -> Bool {
+        guard contains(p) else { return false }
+        guard let polygon = (self as? Face)?.polygon, polygon.count >= 3 else { return true }
+        return Self.polygon(polygon, contains: p)
+    }
+
+    /// Even-odd point-in-polygon test.
+    static func polygon(_ polygon: [CGPoint], contains p: CGPoint) -> Bool {
+        var inside = false
+        var j = polygon.count - 1
+        for i in polygon.indices {
+            let a = polygon[i], b = polygon[j]
+            if (a.y > p.y) != (b.y > p.y), p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x { inside.toggle() }
+            j = i
+        }
+        return inside
+    }
+}
 
 extension Layer {
     /// The plane `self` is drawn on: the nearest ancestor-or-self that is a sublayer of a transform layer or

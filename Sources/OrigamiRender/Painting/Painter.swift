@@ -65,11 +65,16 @@ final class Painter {
         let alpha = node.opacity * inheritedOpacity
         guard alpha > 0 else { return }
         let bounds = node.planeBounds
-        let rounded = [Outlines.roundedRect(bounds, radius: node.cornerRadius)]
+        let rounded = node.outline
         let vertexShade = shade.map { $0.vertexMultiply?.count == 4 || $0.vertexAdd?.count == 4 } ?? false
         let inner = filter.inner(shade)
         try cr.withSavedState {
             if node.masksToBounds { try cr.clip(chain.map(rounded)) }
+            // A face's outline masks all it draws; sealed faces keep their half-pixel dilation inside the mask.
+            if node.shape != nil, !node.masksToBounds {
+                let sealed = seal && (node.backgroundColor?.alpha ?? 0) >= 1
+                try cr.clip(sealed ? chain.map(rounded).map { $0.dilated(by: dilation / 2) } : chain.map(rounded))
+            }
             let grouped = alpha < 1
             if grouped { try cr.pushGroup() }
             if vertexShade { try cr.pushGroup() }

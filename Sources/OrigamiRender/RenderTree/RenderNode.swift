@@ -18,6 +18,9 @@ public final class RenderNode: Sendable {
     public let masksToBounds: Bool
     public let isDoubleSided: Bool
     public let text: TextStyle?
+    /// A solid face's outline in its bounds (`Face.polygon`): the face is drawn clipped to it, its background
+    /// and shading fill it. `nil`: the (rounded) bounds.
+    public let shape: [CGPoint]?
     /// The sublayer scene: direct sublayers plus the expanded sublayers of transform layers, in tree order.
     public let members: [RenderMember]
 
@@ -42,6 +45,7 @@ public final class RenderNode: Sendable {
         masksToBounds = layer.masksToBounds
         isDoubleSided = layer.isDoubleSided
         text = (layer as? TextLayer).map(TextStyle.init)
+        shape = (layer as? Face)?.polygon.flatMap { $0.count >= 3 && $0.allSatisfy { $0.x.isFinite && $0.y.isFinite } ? $0 : nil }
         self.members = members
 
         let b = PlaneRect(minX: Double(bounds.minX), minY: Double(bounds.minY),
@@ -63,6 +67,12 @@ public final class RenderNode: Sendable {
             }
         }
         self.extent = extent
+    }
+
+    /// The outline background, overlay and clip follow: the face's polygon, else the rounded bounds.
+    var outline: [Ring] {
+        if let shape { return [shape.map { PlanePoint(Double($0.x), Double($0.y)) }] }
+        return [Outlines.roundedRect(planeBounds, radius: cornerRadius)]
     }
 
     var planeBounds: PlaneRect {
