@@ -1,0 +1,36 @@
+import Foundation
+import Origami
+import OrigamiRender
+import Testing
+
+/// The README's Swift example, as written there, so the documentation cannot drift from the code.
+@Suite("README example")
+struct ReadmeExampleTests {
+    @Test func bookCubeExample() throws {
+        let container = Layer(frame: CGRect(x: 0, y: 0, width: 400, height: 400))
+        var perspective = CATransform3DIdentity
+        perspective.m34 = -1.0 / 500.0
+        perspective = CATransform3DRotate(perspective, -.pi / 4, 1, 0, 0)
+        perspective = CATransform3DRotate(perspective, -.pi / 4, 0, 1, 0)
+        container.sublayerTransform = perspective
+
+        let cube = try Solid.cube(size: 200)
+        cube.position = CGPoint(x: 200, y: 200)
+        try container.addSublayer(cube)
+        container.lighting = Lighting.book
+
+        let touch = CGPoint(x: 200, y: 200)
+        // By hand (see HitCommandTests): the view ray through the vanishing point leaves the cube through the
+        // top (face 3, seen) and the bottom (face 4, added later: it gets the touch in tree order).
+        #expect(container.hitTest(touch) === cube.face(number: 4))
+        #expect(container.hitTest(touch, policy: .frontmost) === cube.face(number: 3))
+        let all = container.hitTestAll(touch)
+        #expect(all.first { $0.layer === cube.face(number: 3) }?.depthRank == 0)
+
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("readme-cube-\(UUID()).png")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Renderer.write(container, size: CGSize(width: 400, height: 400), to: url)
+        let image = try Bitmap(contentsOfPNG: url)
+        #expect(image.width == 400 && image.height == 400)
+    }
+}
