@@ -146,14 +146,7 @@ struct SceneBuilder {
             layer = solid
         default: layer = Layer()
         }
-        if let v = o["name"], let name = v.string() {
-            if let first = usedNames[name] {
-                reader.report(v, "the name `\(name)` is already used at \(first)", hint: "layer names must be unique")
-            } else {
-                usedNames[name] = v.path
-            }
-            layer.name = name
-        }
+        if let v = o["name"], let name = claimName(v) { layer.name = name }
         // Geometry in the order the book's code sets it: bounds, anchorPoint, frame (which sets position and
         // bounds.size for the untransformed layer), position, then transform — so `frame` never depends on it.
         if let b = o["bounds"]?.rect() {
@@ -199,6 +192,17 @@ struct SceneBuilder {
                 if let s = readLayer(item, depth: depth + 1) { try? layer.addSublayer(s) }
             }
         }
+    }
+
+    /// The name written at `value`, reporting it when an earlier layer already uses it.
+    private mutating func claimName(_ value: SceneValue) -> String? {
+        guard let name = value.string() else { return nil }
+        if let first = usedNames[name] {
+            reader.report(value, "the name `\(name)` is already used at \(first)", hint: "layer names must be unique")
+        } else {
+            usedNames[name] = value.path
+        }
+        return name
     }
 
     private func readText(_ o: SceneObject) -> TextLayer {
@@ -311,14 +315,7 @@ struct SceneBuilder {
                 continue
             }
             guard let looks = value.object(allowed: Self.faceKeys) else { continue }
-            if let n = looks["name"], let name = n.string() {
-                if let first = usedNames[name] {
-                    reader.report(n, "the name `\(name)` is already used at \(first)", hint: "layer names must be unique")
-                } else {
-                    usedNames[name] = n.path
-                }
-                face.name = name
-            }
+            if let n = looks["name"], let name = claimName(n) { face.name = name }
             readLooks(looks, into: face, depth: depth)
         }
     }
