@@ -23,7 +23,7 @@ enum RenderBenchmarks {
         let faces = try imageFaces(imageCube, images: images)
         let coverage = Double(faces.reduce(0) { $0 + $1.coveredPixels }) / Double(Scenes.pixels * Scenes.pixels)
         try h.row(group, "cube with 256² image faces", baseline: "pixman projective bilinear composite",
-              target: "< pixman", note: String(format: "faces cover %.0f%% of the frame", coverage * 100)) {
+              target: "< pixman", note: String(format: "the 6 faces' projected areas (back faces too) sum to %.0f%% of the frame", coverage * 100)) {
             blackHole(try Renderer.render(imageCube, size: Scenes.canvas, options: options))
         } against: {
             blackHole(try pixmanComposite(faces))
