@@ -8,9 +8,7 @@ import Foundation
 /// it, and `validateGeometry()` name the property.
 open class Layer {
     /// Position, bounds, anchor, transforms: see `LayerGeometry` for the matrices they define.
-    // Unchecked exclusivity: every geometric getter reads this, and a runtime access check per read costs more
-    // than the arithmetic it guards (the frame getter, hit testing). Layers are not thread-safe in any case.
-    @exclusivity(unchecked) public internal(set) var geometry = LayerGeometry()
+    public internal(set) var geometry = LayerGeometry()
 
     public var name: String?
 
