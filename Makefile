@@ -1,4 +1,5 @@
-# Origami: `make demo` sets everything up and renders Models/ into Renders/; `make test` runs the tests.
+# Origami: `make demo` sets everything up and renders Models/ into Renders/; `make test` runs the tests;
+# `make bench` runs the release-mode benchmarks.
 SHELL := /bin/bash
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -29,9 +30,11 @@ test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# Release build, then every benchmark with its same-run baseline; prints a Markdown table (see Benchmarks/README.md).
 bench: bootstrap
-	$(SWIFT) build -c release
-	@echo "Benchmarks: see Benchmarks/README.md"
+	$(SWIFT) build -c release --product origami
+	$(SWIFT) build -c release --product OrigamiBenchmarks
+	.build/release/OrigamiBenchmarks --origami .build/release/origami --models Models
 
 clean:
 	rm -rf .build

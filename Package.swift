@@ -33,6 +33,9 @@ let package = Package(
             "OrigamiScene",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // Release-mode benchmarks with same-run baselines (`make bench`); raw Cairo and pixman are baselines.
+        .executableTarget(name: "OrigamiBenchmarks", dependencies: ["Origami", "OrigamiRender", "CCairo"],
+                          path: "Benchmarks/OrigamiBenchmarks"),
         .target(name: "TestSupport", dependencies: ["Origami"], path: "Tests/TestSupport"),
         .testTarget(name: "OrigamiTests", dependencies: ["Origami", "TestSupport"]),
         .testTarget(name: "OrigamiRenderTests", dependencies: ["OrigamiRender", "TestSupport"]),

@@ -12,6 +12,9 @@ struct PictureOptions: ParsableArguments {
     @Option(help: "Render N×N samples per pixel and average them, for seam-free edges (1…8).")
     var supersample: Int = 1
 
+    @Option(help: "PNG compression: fast (default), balanced or smallest.")
+    var pngCompression: PNGCompression = .fast
+
     func validate() throws {
         if let scale, !(scale.isFinite && scale > 0 && scale <= 64) {
             throw ValidationError("--scale must be a number above 0 and at most 64.")
@@ -20,7 +23,8 @@ struct PictureOptions: ParsableArguments {
     }
 
     func renderOptions(for scene: Scene) -> RenderOptions {
-        RenderOptions(scale: scale ?? scene.canvas.scale, supersample: supersample, background: scene.canvas.background)
+        RenderOptions(scale: scale ?? scene.canvas.scale, supersample: supersample, background: scene.canvas.background,
+                      pngCompression: pngCompression)
     }
 }
 
@@ -68,3 +72,4 @@ struct RenderCommand: ParsableCommand {
 }
 
 extension OutputFormat: ExpressibleByArgument {}
+extension PNGCompression: ExpressibleByArgument {}

@@ -12,7 +12,7 @@ extension Layer {
     ///   so that the getter's origin equals the frame's origin;
     /// - a frame with NaN or ∞ is ignored (the layer is unchanged).
     public var frame: CGRect {
-        get { geometry.frame }
+        @inlinable get { geometry.frame }
         set {
             let f = newValue.standardized
             guard [f.origin.x, f.origin.y, f.size.width, f.size.height].allSatisfy(\.isFinite) else { return }

@@ -50,7 +50,20 @@ extension Layer {
 
     /// The layer a touch at `point` (in the receiver's superlayer space) reaches under `policy`.
     public func hitTest(_ point: CGPoint, policy: HitTestPolicy) -> Layer? {
-        hitTestResult(point, policy: policy)?.layer
+        // The layer alone: no face, solid or depth to work out (that is `hitTestResult`'s extra work).
+        guard point.x.isFinite, point.y.isFinite else { return nil }
+        switch policy {
+        case .treeOrder, .coreAnimation:
+            var found: Layer?
+            _ = visitInTreeOrder(point: point, chain: nil, parentSpace: superlayer?.geometry.sublayerSpaceTransform,
+                                 policy: policy) { layer, _ in
+                found = layer
+                return true
+            }
+            return found
+        case .frontmost:
+            return visibleOrder(at: point).first(where: { !$0.culled })?.layer
+        }
     }
 
     /// The face-aware answer for a touch at `point` (in the receiver's superlayer space).
@@ -59,7 +72,8 @@ extension Layer {
         switch policy {
         case .treeOrder, .coreAnimation:
             var found: (Layer, CGPoint)?
-            _ = visitInTreeOrder(point: point, chain: .identity, policy: policy) { layer, local in
+            _ = visitInTreeOrder(point: point, chain: nil, parentSpace: superlayer?.geometry.sublayerSpaceTransform,
+                                 policy: policy) { layer, local in
                 found = (layer, local)
                 return true
             }
@@ -75,7 +89,8 @@ extension Layer {
     public func hitTestAll(_ point: CGPoint) -> [HitCandidate] {
         guard point.x.isFinite, point.y.isFinite else { return [] }
         var tree: [(Layer, CGPoint)] = []
-        _ = visitInTreeOrder(point: point, chain: .identity, policy: .treeOrder) { layer, local in
+        _ = visitInTreeOrder(point: point, chain: nil, parentSpace: superlayer?.geometry.sublayerSpaceTransform,
+                             policy: .treeOrder) { layer, local in
             tree.append((layer, local))
             return false
         }
@@ -99,25 +114,37 @@ extension Layer {
 
     /// Visits the layers containing `point` in `policy`'s tree order until `visit` returns true.
     /// `point` is on the plane of the receiver's nearest flattening ancestor (the query plane for the
-    /// receiver), and `chain` maps the receiver's superlayer space into that plane's 3D space.
+    /// receiver), and `chain` maps the receiver's superlayer space into that plane's 3D space (`nil`: the
+    /// identity). `parentSpace` is the superlayer's `sublayerSpaceTransform` (`nil` for a root), computed once
+    /// by the caller for all its sublayers rather than once per sublayer.
     fileprivate func visitInTreeOrder(
-        point: CGPoint, chain: Transform3D, policy: HitTestPolicy, _ visit: (Layer, CGPoint) -> Bool
+        point: CGPoint, chain: Transform3D?, parentSpace: Transform3D?, policy: HitTestPolicy,
+        _ visit: (Layer, CGPoint) -> Bool
     ) -> Bool {
         guard receivesHits(policy) else { return false }
-        let m = transformToSuperlayer.concatenating(chain)
-        var ordered = Array(sublayers.reversed())
-        if policy == .coreAnimation {
-            // Stable: equal zPositions keep later-first order.
-            ordered = ordered.enumerated().sorted { ($0.element.zPosition, -$0.offset) > ($1.element.zPosition, -$1.offset) }
-                .map(\.element)
-        }
-        guard isFlattening else {
-            for s in ordered where s.visitInTreeOrder(point: point, chain: m, policy: policy, visit) { return true }
+        let g = geometry
+        // M(L→S) = placement · superlayer's sublayer space, as `transformToSuperlayer` computes it.
+        var m = parentSpace.map { g.placementTransform.concatenating($0) } ?? g.placementTransform
+        if let chain { m = m.concatenating(chain) }
+        let space = g.sublayerSpaceTransform
+        // Later siblings first; `.coreAnimation` sorts by descending zPosition, stably (equal zPositions keep
+        // later-first order). Tree order walks the array backwards without copying it.
+        func visitSublayers(point: CGPoint, chain: Transform3D?) -> Bool {
+            if policy == .coreAnimation {
+                let ordered = sublayers.reversed().enumerated()
+                    .sorted { ($0.element.zPosition, -$0.offset) > ($1.element.zPosition, -$1.offset) }
+                for (_, s) in ordered where s.visitInTreeOrder(point: point, chain: chain, parentSpace: space,
+                                                              policy: policy, visit) { return true }
+                return false
+            }
+            for s in sublayers.reversed() where s.visitInTreeOrder(point: point, chain: chain, parentSpace: space,
+                                                                  policy: policy, visit) { return true }
             return false
         }
+        guard isFlattening else { return visitSublayers(point: point, chain: m) }
         guard let local = Homography(m).unapply(point) else { return false }
         if masksToBounds && !contains(local) { return false }
-        for s in ordered where s.visitInTreeOrder(point: local, chain: .identity, policy: policy, visit) { return true }
+        if visitSublayers(point: local, chain: nil) { return true }
         return containsTouch(local) && visit(self, local)
     }
 }

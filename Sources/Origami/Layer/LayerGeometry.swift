@@ -31,9 +31,21 @@ extension LayerGeometry {
     /// `T(−A) · transform · T(position.x, position.y, zPosition)`.
     public var placementTransform: Transform3D {
         let a = anchor
-        return Transform3D(translationX: -a.x, y: -a.y, z: -a.z)
-            .concatenating(transform)
-            .concatenating(Transform3D(translationX: Double(position.x), y: Double(position.y), z: zPosition))
+        // The two translations folded in by hand: the same sums as the full products (whose other terms are
+        // exact zeros), without 128 multiplications — every hit test, conversion and snapshot calls this.
+        var m = transform
+        // T(−A) · M: only the translation row changes.
+        m.m41 = -a.x * m.m11 + -a.y * m.m21 + -a.z * m.m31 + m.m41
+        m.m42 = -a.x * m.m12 + -a.y * m.m22 + -a.z * m.m32 + m.m42
+        m.m43 = -a.x * m.m13 + -a.y * m.m23 + -a.z * m.m33 + m.m43
+        m.m44 = -a.x * m.m14 + -a.y * m.m24 + -a.z * m.m34 + m.m44
+        // · T(P): column j gains column 4 times P_j.
+        let px = Double(position.x), py = Double(position.y), pz = zPosition
+        m.m11 += m.m14 * px; m.m12 += m.m14 * py; m.m13 += m.m14 * pz
+        m.m21 += m.m24 * px; m.m22 += m.m24 * py; m.m23 += m.m24 * pz
+        m.m31 += m.m34 * px; m.m32 += m.m34 * py; m.m33 += m.m34 * pz
+        m.m41 += m.m44 * px; m.m42 += m.m44 * py; m.m43 += m.m44 * pz
+        return m
     }
 
     /// From the space this layer places its sublayers in, into its own bounds space: the geometry flip
@@ -64,16 +76,25 @@ extension LayerGeometry {
     /// The frame getter of Core Animation (seed "Understanding Frame"): the rect `(−anchor·size, size)`
     /// transformed by the affine part of `transform`, its bounding box, offset by `position`.
     /// `bounds.origin`, `zPosition`, `anchorPointZ` and the superlayer's sublayerTransform do not move it.
-    /// Returns `CGRect.null` when any input is not finite.
-    public var frame: CGRect {
-        let size = bounds.standardized.size
-        let w = Double(size.width), h = Double(size.height)
-        let local = CGRect(x: -w * Double(anchorPoint.x), y: -h * Double(anchorPoint.y), width: w, height: h)
-        let r = transform.affinePart.apply(local)
-        guard !r.isNull else { return .null }
-        let f = r.offsetBy(dx: position.x, dy: position.y)
-        let finite = [f.origin.x, f.origin.y, f.size.width, f.size.height].allSatisfy(\.isFinite)
-        return finite ? f : .null
+    /// Returns `CGRect.null` when any input is not finite. Inlinable: a getter this small should cost what its
+    /// arithmetic costs at the call site.
+    @inlinable public var frame: CGRect {
+        // In plain doubles (no CGRect methods, which are calls into Foundation): the rect
+        // (−anchor·size, size) through x' = a·x + c·y + tx, y' = b·x + d·y + ty, bounding box, plus position.
+        let w = abs(Double(bounds.size.width)), h = abs(Double(bounds.size.height))
+        let x0 = -w * Double(anchorPoint.x), y0 = -h * Double(anchorPoint.y), x1 = x0 + w, y1 = y0 + h
+        let t = transform
+        let ax0 = t.m11 * x0, ax1 = t.m11 * x1, cy0 = t.m21 * y0, cy1 = t.m21 * y1
+        let bx0 = t.m12 * x0, bx1 = t.m12 * x1, dy0 = t.m22 * y0, dy1 = t.m22 * y1
+        let xs = (ax0 + cy0, ax1 + cy0, ax0 + cy1, ax1 + cy1), ys = (bx0 + dy0, bx1 + dy0, bx0 + dy1, bx1 + dy1)
+        guard !(xs.0.isNaN || xs.1.isNaN || xs.2.isNaN || xs.3.isNaN || ys.0.isNaN || ys.1.isNaN || ys.2.isNaN
+                || ys.3.isNaN) else { return .null }
+        let minX = min(min(xs.0, xs.1), min(xs.2, xs.3)) + t.m41, maxX = max(max(xs.0, xs.1), max(xs.2, xs.3)) + t.m41
+        let minY = min(min(ys.0, ys.1), min(ys.2, ys.3)) + t.m42, maxY = max(max(ys.0, ys.1), max(ys.2, ys.3)) + t.m42
+        let ox = minX + Double(position.x), oy = minY + Double(position.y)
+        let fw = maxX - minX, fh = maxY - minY
+        guard ox.isFinite, oy.isFinite, fw.isFinite, fh.isFinite else { return .null }
+        return CGRect(x: ox, y: oy, width: fw, height: fh)
     }
 
     /// True when every geometric value is finite.

@@ -95,11 +95,19 @@ extension AffineTransform2D {
     public func apply(_ r: CGRect) -> CGRect {
         if r.isNull { return r }
         let s = r.standardized
-        let corners = [
-            apply(CGPoint(x: s.minX, y: s.minY)), apply(CGPoint(x: s.maxX, y: s.minY)),
-            apply(CGPoint(x: s.minX, y: s.maxY)), apply(CGPoint(x: s.maxX, y: s.maxY)),
-        ]
-        return CGRect.boundingBox(of: corners) ?? .null
+        // The four corners without an array (the frame getter calls this): x = a·x + c·y + tx, y = b·x + d·y + ty.
+        let x0 = Double(s.minX), y0 = Double(s.minY), x1 = Double(s.maxX), y1 = Double(s.maxY)
+        let ax0 = a * x0, ax1 = a * x1, cy0 = c * y0, cy1 = c * y1
+        let bx0 = b * x0, bx1 = b * x1, dy0 = d * y0, dy1 = d * y1
+        let xs = (ax0 + cy0, ax1 + cy0, ax0 + cy1, ax1 + cy1), ys = (bx0 + dy0, bx1 + dy0, bx0 + dy1, bx1 + dy1)
+        let minX = Swift.min(Swift.min(xs.0, xs.1), Swift.min(xs.2, xs.3)) + tx
+        let maxX = Swift.max(Swift.max(xs.0, xs.1), Swift.max(xs.2, xs.3)) + tx
+        let minY = Swift.min(Swift.min(ys.0, ys.1), Swift.min(ys.2, ys.3)) + ty
+        let maxY = Swift.max(Swift.max(ys.0, ys.1), Swift.max(ys.2, ys.3)) + ty
+        guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite,
+              !xs.0.isNaN, !xs.1.isNaN, !xs.2.isNaN, !xs.3.isNaN,
+              !ys.0.isNaN, !ys.1.isNaN, !ys.2.isNaN, !ys.3.isNaN else { return .null }
+        return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 }
 

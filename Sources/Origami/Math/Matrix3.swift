@@ -47,7 +47,10 @@ extension Matrix3 {
     }
 
     public var elements: [Double] { [m11, m12, m13, m21, m22, m23, m31, m32, m33] }
-    public var isFinite: Bool { elements.allSatisfy(\.isFinite) }
+    public var isFinite: Bool {
+        m11.isFinite && m12.isFinite && m13.isFinite && m21.isFinite && m22.isFinite && m23.isFinite
+            && m31.isFinite && m32.isFinite && m33.isFinite
+    }
 
     /// The inverse, or `nil` when the matrix is singular or not finite. The test is relative to Hadamard's
     /// bound (the product of the row lengths), so it does not depend on the matrix's overall scale; a row that
@@ -57,12 +60,13 @@ extension Matrix3 {
         guard isFinite else { return nil }
         let c11 = m22 * m33 - m23 * m32, c12 = m23 * m31 - m21 * m33, c13 = m21 * m32 - m22 * m31
         let det = m11 * c11 + m12 * c12 + m13 * c13
-        let rows = [(m11 * m11 + m12 * m12 + m13 * m13).squareRoot(),
-                    (m21 * m21 + m22 * m22 + m23 * m23).squareRoot(),
-                    (m31 * m31 + m32 * m32 + m33 * m33).squareRoot()]
-        let bound = rows[0] * rows[1] * rows[2]
-        guard det.isFinite, det != 0, abs(det) > 1e-12 * bound,
-              let shortest = rows.min(), let longest = rows.max(), shortest > 1e-12 * longest else { return nil }
+        // Row lengths as scalars (no array: this sits on the hit-testing and conversion paths).
+        let r1 = (m11 * m11 + m12 * m12 + m13 * m13).squareRoot()
+        let r2 = (m21 * m21 + m22 * m22 + m23 * m23).squareRoot()
+        let r3 = (m31 * m31 + m32 * m32 + m33 * m33).squareRoot()
+        let bound = r1 * r2 * r3
+        let shortest = min(min(r1, r2), r3), longest = max(max(r1, r2), r3)
+        guard det.isFinite, det != 0, abs(det) > 1e-12 * bound, shortest > 1e-12 * longest else { return nil }
         let inv = 1 / det
         let r = Matrix3(
             m11: c11 * inv, m12: (m13 * m32 - m12 * m33) * inv, m13: (m12 * m23 - m13 * m22) * inv,

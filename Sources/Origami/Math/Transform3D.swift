@@ -66,7 +66,11 @@ extension Transform3D {
     }
 
     /// True when every element is finite.
-    public var isFinite: Bool { rowMajor.allSatisfy(\.isFinite) }
+    public var isFinite: Bool {
+        m11.isFinite && m12.isFinite && m13.isFinite && m14.isFinite && m21.isFinite && m22.isFinite
+            && m23.isFinite && m24.isFinite && m31.isFinite && m32.isFinite && m33.isFinite && m34.isFinite
+            && m41.isFinite && m42.isFinite && m43.isFinite && m44.isFinite
+    }
 }
 
 // MARK: - Factories
@@ -207,8 +211,10 @@ extension Transform3D {
         let det = s0 * c5 - s1 * c4 + s2 * c3 + s3 * c2 - s4 * c1 + s5 * c0
         // Relative test against Hadamard's bound (|det| ≤ product of the row lengths): a determinant that is
         // tiny next to it means the rows are (numerically) dependent, whatever the matrix's overall scale.
-        let rows = [[m11, m12, m13, m14], [m21, m22, m23, m24], [m31, m32, m33, m34], [m41, m42, m43, m44]]
-        let bound = rows.reduce(1.0) { $0 * ($1.reduce(0) { $0 + $1 * $1 }).squareRoot() }
+        let bound = (m11 * m11 + m12 * m12 + m13 * m13 + m14 * m14).squareRoot()
+            * (m21 * m21 + m22 * m22 + m23 * m23 + m24 * m24).squareRoot()
+            * (m31 * m31 + m32 * m32 + m33 * m33 + m34 * m34).squareRoot()
+            * (m41 * m41 + m42 * m42 + m43 * m43 + m44 * m44).squareRoot()
         guard det.isFinite, det != 0, abs(det) > 1e-14 * bound else { return nil }
         let inv = 1 / det
         let r = Transform3D(

@@ -23,8 +23,12 @@ public struct RenderOptions: Hashable, Sendable {
     public var background: Color?
     /// Dilate opaque 3D faces by half a pixel so the shared edges of a closed solid show no background cracks.
     public var sealsEdges: Bool
+    /// How PNG output is compressed: `.fast` by default; `.smallest` for smaller files. Lossless either way.
+    public var pngCompression: PNGCompression
 
-    public init(scale: Double = 1, supersample: Int = 1, background: Color? = nil, sealsEdges: Bool = true) {
+    public init(scale: Double = 1, supersample: Int = 1, background: Color? = nil, sealsEdges: Bool = true,
+                pngCompression: PNGCompression = .fast) {
         self.scale = scale; self.supersample = supersample; self.background = background; self.sealsEdges = sealsEdges
+        self.pngCompression = pngCompression
     }
 }

@@ -35,27 +35,11 @@ public struct RenderedImage: Sendable {
         return Color(red: un((p >> 16) & 0xFF), green: un((p >> 8) & 0xFF), blue: un(p & 0xFF), alpha: a)
     }
 
-    /// The image as PNG bytes (deterministic for the same pixels).
-    public func pngData() throws -> Data {
-        let surface = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: width, height: height)
-        try surface.withPixels { data, stride in
-            pixels.withUnsafeBufferPointer { src in
-                for y in 0..<height {
-                    let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
-                    for x in 0..<width { row[x] = src[y * width + x] }
-                }
-            }
-        }
-        let sink = StreamSink()
-        let status = cairo_surface_write_to_png_stream(surface.handle, { closure, bytes, length in
-            guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
-            Unmanaged<StreamSink>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: Int(length))
-            return CAIRO_STATUS_SUCCESS
-        }, Unmanaged.passUnretained(sink).toOpaque())
-        guard status == CAIRO_STATUS_SUCCESS else {
-            throw RenderError.cairo(operation: "cairo_surface_write_to_png_stream", status: CairoSurface.describe(status))
-        }
-        return sink.data
+    /// The image as PNG bytes, compressed as `compression` says (default: the options' `pngCompression`),
+    /// written through libpng. Deterministic: the same pixels and setting give the same bytes.
+    public func pngData(compression: PNGCompression? = nil) throws -> Data {
+        try PNGWriter.encode(width: width, height: height, pixels: pixels,
+                             compression: compression ?? options.pngCompression)
     }
 
     /// The render as a file in `format`: PNG from these pixels; SVG and PDF re-painted from the snapshot.

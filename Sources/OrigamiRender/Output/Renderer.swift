@@ -17,6 +17,10 @@ public enum Renderer {
     public static func render(_ tree: RenderTree, size: CGSize, options: RenderOptions = RenderOptions()) throws -> RenderedImage {
         let (width, height) = try pixelSize(size, options: options)
         let n = options.supersample
+        if n == 1 {
+            let pixels = try renderInPlace(tree, size: size, width: width, height: height, options: options)
+            return RenderedImage(width: width, height: height, pixels: pixels, tree: tree, size: size, options: options)
+        }
         let surface = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: width * n, height: height * n)
         let cr = try CairoContext(surface)
         try paint(tree, into: cr, deviceScale: options.scale * Double(n), size: size, options: options,
@@ -60,6 +64,28 @@ public enum Renderer {
             throw RenderError.invalidCanvas("\(Int(pw))×\(Int(ph)) pixels (×\(options.supersample)) is too large")
         }
         return (max(1, Int(pw)), max(1, Int(ph)))
+    }
+
+    /// Without supersampling Cairo paints straight into the array the image keeps (ARGB32's stride is 4·width),
+    /// so no copy of the frame is made.
+    static func renderInPlace(_ tree: RenderTree, size: CGSize, width: Int, height: Int,
+                              options: RenderOptions) throws -> [UInt32] {
+        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
+        guard stride == 4 * width else { throw RenderError.invalidCanvas("unexpected stride \(stride) for \(width) pixels") }
+        var pixels = [UInt32](repeating: 0, count: width * height)
+        try pixels.withUnsafeMutableBytes { raw in
+            let surface = try CairoSurface(
+                taking: cairo_image_surface_create_for_data(raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                                                            CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(stride)),
+                operation: "cairo_image_surface_create_for_data")
+            // Finishing detaches Cairo from the array before the closure returns, whatever still holds the surface.
+            defer { cairo_surface_finish(surface.handle) }
+            let cr = try CairoContext(surface)
+            try paint(tree, into: cr, deviceScale: options.scale, size: size, options: options,
+                      dilation: options.sealsEdges ? 1 : 0)
+            cairo_surface_flush(surface.handle)
+        }
+        return pixels
     }
 
     /// Paints the canvas: background, then the root's scene. `deviceScale` is device units per point.

@@ -4,8 +4,9 @@ import Origami
 
 extension Painter {
     /// Draws `image` stretched over `rect` (bounds space) through the plane's projective map: a Swift span loop
-    /// over the face's device-space bounding box that inverts the composite homography at every pixel centre
-    /// (perspective-correct) and samples bilinearly between texel centres, clamped at the texture's edges.
+    /// over the face's device-space bounding box that steps the inverse homography's homogeneous coordinates
+    /// along each row and divides at every pixel centre (perspective-correct, one division per pixel), then
+    /// samples bilinearly between texel centres in fixed point, clamped at the texture's edges.
     /// Coverage comes from an antialiased A8 mask of the face polygon (the polygon clipped against w > ε at
     /// every level), so edges are smooth and nothing lands outside the face. The tile is painted with Cairo,
     /// which also embeds it in SVG and PDF output.
@@ -23,52 +24,31 @@ extension Painter {
         guard let inverse = toBounds.concatenating(chain.composite).inverted()?.matrix else { return }
 
         let w = x1 - x0, h = y1 - y0
+        let local = face.map { PlanePoint($0.x - Double(x0), $0.y - Double(y0)) }
         let mask = try CairoSurface(format: CAIRO_FORMAT_A8, width: w, height: h)
         do {
             let mc = try CairoContext(mask)
             mc.setColor((1, 1, 1, 1))
-            try mc.fill([face.map { PlanePoint($0.x - Double(x0), $0.y - Double(y0)) }])
+            try mc.fill([local])
         }
         let tile = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: w, height: h)
-        let tw = image.width, th = image.height
+        let sampler = TextureSampler(image)
         try mask.withPixels { maskData, maskStride in
             try tile.withPixels { tileData, tileStride in
                 image.pixels.withUnsafeBufferPointer { texels in
                     for j in 0..<h {
                         let maskRow = maskData + j * maskStride
                         let out = UnsafeMutableRawPointer(tileData + j * tileStride).assumingMemoryBound(to: UInt32.self)
-                        let py = Double(y0 + j) + 0.5
-                        for i in 0..<w {
-                            let coverage = maskRow[i]
-                            guard coverage > 0 else { continue }
-                            let px = Double(x0 + i) + 0.5
-                            let hw = px * inverse.m13 + py * inverse.m23 + inverse.m33
-                            guard hw != 0 else { continue }
-                            let u = (px * inverse.m11 + py * inverse.m21 + inverse.m31) / hw - 0.5
-                            let v = (px * inverse.m12 + py * inverse.m22 + inverse.m32) / hw - 0.5
-                            guard u.isFinite, v.isFinite else { continue }
-                            let fu = u.rounded(.down), fv = v.rounded(.down)
-                            let ax = u - fu, ay = v - fv
-                            let iu = Int(max(-1, min(Double(tw), fu))), iv = Int(max(-1, min(Double(th), fv)))
-                            let ua = max(0, min(tw - 1, iu)), ub = max(0, min(tw - 1, iu + 1))
-                            let va = max(0, min(th - 1, iv)), vb = max(0, min(th - 1, iv + 1))
-                            let p00 = texels[va * tw + ua], p10 = texels[va * tw + ub]
-                            let p01 = texels[vb * tw + ua], p11 = texels[vb * tw + ub]
-                            let k = Double(coverage) / 255
-                            var channels = [0.0, 0.0, 0.0, 0.0]
-                            for (c, shift) in [(0, 24), (1, 16), (2, 8), (3, 0)] as [(Int, UInt32)] {
-                                func ch(_ p: UInt32) -> Double { Double((p >> shift) & 0xFF) }
-                                let top = ch(p00) + (ch(p10) - ch(p00)) * ax
-                                let bottom = ch(p01) + (ch(p11) - ch(p01)) * ax
-                                channels[c] = (top + (bottom - top) * ay) / 255
-                            }
-                            let a = channels[0]
-                            if !filter.isIdentity {
-                                for c in 1...3 { channels[c] = filter.applyPremultiplied(channels[c], alpha: a, channel: c - 1) }
-                            }
-                            func byte(_ x: Double) -> UInt32 { UInt32(max(0, min(255, (x * k * 255).rounded()))) }
-                            out[i] = byte(a) << 24 | byte(channels[1]) << 16 | byte(channels[2]) << 8 | byte(channels[3])
-                        }
+                        // Only the pixels the polygon reaches in this row: the mask is zero elsewhere.
+                        guard let span = TextureSampler.span(of: local, row: j, width: w) else { continue }
+                        // Homogeneous texture coordinates of pixel centres along the row, `origin + i·step`: the
+                        // divide stays per pixel, so the mapping is exactly projective.
+                        let py = Double(y0 + j) + 0.5, px = Double(x0) + 0.5
+                        let origin = (px * inverse.m11 + py * inverse.m21 + inverse.m31,
+                                      px * inverse.m12 + py * inverse.m22 + inverse.m32,
+                                      px * inverse.m13 + py * inverse.m23 + inverse.m33)
+                        sampler.sampleRow(span, origin: origin, step: (inverse.m11, inverse.m12, inverse.m13),
+                                          coverage: maskRow, into: out, texels: texels, filter: filter)
                     }
                 }
             }

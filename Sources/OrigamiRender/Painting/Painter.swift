@@ -24,21 +24,7 @@ final class Painter {
 
     /// Draws one 3D context: `members` live in the owner's bounds space, which `chain` maps to the device.
     func drawScene(_ members: [RenderMember], chain: PlaneChain, filter: ColorFilter) throws {
-        var polygons: [ScenePolygon] = []
-        for (i, m) in members.enumerated() {
-            let h = Homography(m.transform)
-            // Back faces: the plane's winding in the owner's plane is reversed (det < 0).
-            if !m.node.isDoubleSided && h.matrix.determinant < 0 { continue }
-            guard m.node.opacity * m.inheritedOpacity > 0,
-                  let p = ScenePolygon(extent: m.node.extent, transform: m.transform, member: i) else { continue }
-            polygons.append(p)
-        }
-        let fragments: [ScenePolygon]
-        if polygons.count <= 1 {
-            fragments = polygons
-        } else {
-            fragments = BSPTree(polygons) { (members[$0].zPosition, members[$0].treeIndex) }.backToFront()
-        }
+        let fragments = Painter.depthOrder(members)
         var pieces: [Int: Int] = [:]
         for f in fragments { pieces[f.member, default: 0] += 1 }
         for f in fragments {
@@ -57,6 +43,23 @@ final class Painter {
                 }
             }
         }
+    }
+
+    /// The planes of one 3D context back to front, split where they intersect: the painter's order.
+    /// Members that draw nothing (zero opacity, nothing in front of the eye, culled back faces) are left out.
+    static func depthOrder(_ members: [RenderMember]) -> [ScenePolygon] {
+        var polygons: [ScenePolygon] = []
+        polygons.reserveCapacity(members.count)
+        for (i, m) in members.enumerated() {
+            let h = Homography(m.transform)
+            // Back faces: the plane's winding in the owner's plane is reversed (det < 0).
+            if !m.node.isDoubleSided && h.matrix.determinant < 0 { continue }
+            guard m.node.opacity * m.inheritedOpacity > 0,
+                  let p = ScenePolygon(extent: m.node.extent, transform: m.transform, member: i) else { continue }
+            polygons.append(p)
+        }
+        guard polygons.count > 1 else { return polygons }
+        return BSPTree(polygons) { (members[$0].zPosition, members[$0].treeIndex) }.backToFront()
     }
 
     /// Draws one ordinary layer whose bounds space `chain` maps to the device.
@@ -79,8 +82,20 @@ final class Painter {
             if grouped { try cr.pushGroup() }
             if vertexShade { try cr.pushGroup() }
 
+            // An opaque background with nothing drawn over it but the shade's overlay: the overlay is composited
+            // onto the colour here and the face is filled once (the same interior pixels, one coverage at the edges).
+            var overlay = shade?.overlay.flatMap { $0.alpha > 0 ? $0.clamped : nil }
             if let bg = node.backgroundColor, bg.alpha > 0, !bounds.isEmpty {
-                source(bg, inner)
+                var fill = inner.apply(bg.clamped)
+                if let o = overlay, bg.alpha >= 1, node.contents == nil, node.textRings.isEmpty, node.members.isEmpty,
+                   !vertexShade {
+                    let f = filter.apply(o)
+                    fill = Color(red: fill.red * (1 - f.alpha) + f.red * f.alpha,
+                                 green: fill.green * (1 - f.alpha) + f.green * f.alpha,
+                                 blue: fill.blue * (1 - f.alpha) + f.blue * f.alpha, alpha: 1)
+                    overlay = nil
+                }
+                cr.setColor((fill.red, fill.green, fill.blue, fill.alpha))
                 let outline = chain.map(rounded)
                 try cr.fill(seal && bg.alpha >= 1 ? outline.map { $0.dilated(by: dilation / 2) } : outline)
             }
@@ -95,7 +110,7 @@ final class Painter {
             if !node.members.isEmpty { try drawScene(node.members, chain: chain, filter: inner) }
 
             if vertexShade, let shade { try applyVertexShade(shade, bounds: bounds, rounded: rounded, chain: chain) }
-            if let overlay = shade?.overlay, overlay.alpha > 0 {
+            if let overlay {
                 source(overlay, filter)
                 // Sealed faces were dilated: the overlay covers the same outline so no unshaded fringe remains.
                 let sealed = seal && (node.backgroundColor?.alpha ?? 0) >= 1

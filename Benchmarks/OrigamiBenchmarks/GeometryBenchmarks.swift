@@ -1,0 +1,207 @@
+import Foundation
+import Origami
+@_spi(Benchmarks) import OrigamiRender
+
+/// Geometry: each library call against the same arithmetic written out by hand.
+enum GeometryBenchmarks {
+    static func run(_ h: Harness) throws {
+        let group = "geometry"
+
+        // Frame getter: 64 layers with rotations (and some perspective) about z and x.
+        var rng = SplitMix(7)
+        var layers: [Layer] = [], hands: [HandLayer] = []
+        for i in 0..<64 {
+            var t = Transform3D(rotationAngle: rng.next(0, 2 * .pi), x: 0, y: 0, z: 1)
+            if i % 2 == 0 { t = t.rotated(by: rng.next(-1, 1), x: 1, y: 0, z: 0) }
+            if i % 4 == 0 { t.m34 = -1.0 / 500 }
+            let l = Layer()
+            l.bounds = CGRect(x: 0, y: 0, width: rng.next(10, 200), height: rng.next(10, 200))
+            l.position = CGPoint(x: rng.next(0, 300), y: rng.next(0, 300))
+            l.transform = t
+            layers.append(l)
+            hands.append(HandLayer(width: Double(l.bounds.width), height: Double(l.bounds.height),
+                                   positionX: Double(l.position.x), positionY: Double(l.position.y),
+                                   transform: Scenes.m4(t)))
+        }
+        layers = opaque(layers); hands = opaque(hands)
+        var i = 0
+        h.row(group, "frame getter (rotated layer)", baseline: "hand: 4 corners, min/max → CGRect", target: "≤ 3×") {
+            i = (i + 1) & 63
+            blackHole(layers[i].frame)
+        } against: {
+            i = (i + 1) & 63
+            let l = hands[i], m = l.transform.a
+            let x0 = -l.width * l.anchorX, y0 = -l.height * l.anchorY, x1 = x0 + l.width, y1 = y0 + l.height
+            let xs = (x0 * m.0 + y0 * m.4, x1 * m.0 + y0 * m.4, x0 * m.0 + y1 * m.4, x1 * m.0 + y1 * m.4)
+            let ys = (x0 * m.1 + y0 * m.5, x1 * m.1 + y0 * m.5, x0 * m.1 + y1 * m.5, x1 * m.1 + y1 * m.5)
+            let minX = min(min(xs.0, xs.1), min(xs.2, xs.3)), maxX = max(max(xs.0, xs.1), max(xs.2, xs.3))
+            let minY = min(min(ys.0, ys.1), min(ys.2, ys.3)), maxY = max(max(ys.0, ys.1), max(ys.2, ys.3))
+            // The API's result type: a CGRect.
+            blackHole(CGRect(x: minX + m.12 + l.positionX, y: minY + m.13 + l.positionY, width: maxX - minX,
+                             height: maxY - minY))
+        }
+
+        let transforms = opaque(layers.map(\.transform)), m4s = opaque(hands.map(\.transform))
+        h.row(group, "4×4 concat", baseline: "hand: 64 multiply-adds") {
+            i = (i + 1) & 63
+            blackHole(transforms[i].concatenating(transforms[(i + 1) & 63]))
+        } against: {
+            i = (i + 1) & 63
+            blackHole(m4s[i].times(m4s[(i + 1) & 63]))
+        }
+        h.row(group, "4×4 inverse", baseline: "hand: cofactor inverse") {
+            i = (i + 1) & 63
+            blackHole(transforms[i].inverted())
+        } against: {
+            i = (i + 1) & 63
+            blackHole(m4s[i].inverse())
+        }
+
+        try conversion(h, group)
+        try hitTests(h, group)
+        try depthSort(h, group)
+    }
+
+    /// A point converted from the innermost of three nested 3D-transformed layers to the root.
+    static func conversion(_ h: Harness, _ group: String) throws {
+        let root = Layer(frame: CGRect(x: 0, y: 0, width: 400, height: 400))
+        var p = Transform3D.identity; p.m34 = -1.0 / 600
+        root.sublayerTransform = p
+        var handChain: [HandLayer] = [HandLayer(width: 400, height: 400, positionX: 200, positionY: 200,
+                                                transform: .identity, sublayerTransform: Scenes.m4(p))]
+        var parent = root
+        for (k, angle) in [0.5, -0.4, 0.3].enumerated() {
+            let l = Layer()
+            l.bounds = CGRect(x: 0, y: 0, width: 200 - 40 * Double(k), height: 150)
+            l.position = CGPoint(x: 200 - 30 * Double(k), y: 180)
+            l.transform = Transform3D(rotationAngle: angle, x: 1, y: k == 1 ? 1 : 0, z: 0.2)
+            if k < 2 { l.sublayerTransform = p }
+            try parent.addSublayer(l)
+            handChain.append(HandLayer(width: Double(l.bounds.width), height: 150, positionX: Double(l.position.x),
+                                       positionY: 180, transform: Scenes.m4(l.transform),
+                                       sublayerTransform: k < 2 ? Scenes.m4(p) : .identity))
+            parent = l
+        }
+        let leaf = opaque(parent), top = opaque(root), chain = opaque(handChain)
+        var i = 0
+        h.row(group, "convert point, 3-level 3D chain", baseline: "hand: 3 homographies + divides") {
+            i = (i + 1) & 63
+            blackHole(top.convert(CGPoint(x: 20 + Double(i), y: 30), from: leaf))
+        } against: {
+            i = (i + 1) & 63
+            var x = 20 + Double(i), y = 30.0
+            for level in stride(from: 3, through: 1, by: -1) {
+                let m = chain[level].placement.times(chain[level - 1].sublayerSpace).plane
+                let (X, Y, W) = m.apply(x, y)
+                guard W > 0 else { blackHole(0); return }
+                x = X / W; y = Y / W
+            }
+            blackHole((x, y))
+        }
+    }
+
+    /// The book's cube: one point per call, cycling over 64 points across the cube.
+    static func hitTests(_ h: Harness, _ group: String) throws {
+        let cube = opaque(try Scenes.bookCube(lighting: nil))
+        let (container, faces) = Scenes.handCube()
+        var rng = SplitMix(11)
+        let points = opaque((0..<64).map { _ in CGPoint(x: rng.next(80, 320), y: rng.next(80, 320)) })
+        let policies: [(HitTestPolicy, String)] = [(.treeOrder, "tree order"), (.coreAnimation, "CA order"),
+                                                  (.frontmost, "frontmost")]
+        var i = 0
+        for (policy, label) in policies {
+            h.row(group, "hit test book cube, \(label)", baseline: "hand: 6 faces, 3×3 inverse each",
+                  target: "≤ 3×") {
+                i = (i + 1) & 63
+                blackHole(cube.hitTest(points[i], policy: policy))
+            } against: {
+                i = (i + 1) & 63
+                blackHole(handHit(points[i], container: container, faces: faces, frontmost: policy == .frontmost))
+            }
+        }
+
+        // Every 8th pixel of a 1024² canvas over the cube: 128×128 touches per call (the library has no hitmap
+        // API yet, so this stands in for one).
+        let grid = (0..<128).flatMap { y in (0..<128).map { x in
+            CGPoint(x: (Double(x * 8) + 0.5) / Scenes.scale, y: (Double(y * 8) + 0.5) / Scenes.scale) } }
+        for (policy, label) in [policies[0], policies[2]] {
+            h.row("rendering", "hit grid 128² over 1024² cube, \(label)", baseline: "hand: the same 16384 queries",
+                  samples: 9) {
+                var hits = 0
+                for p in grid where cube.hitTest(p, policy: policy) != nil { hits += 1 }
+                blackHole(hits)
+            } against: {
+                var hits = 0
+                for p in grid where handHit(p, container: container, faces: faces, frontmost: policy == .frontmost) >= 0 {
+                    hits += 1
+                }
+                blackHole(hits)
+            }
+        }
+    }
+
+    /// The face a touch reaches: later faces first (tree order) or the nearest at the point (frontmost);
+    /// −1 for none.
+    @inline(__always)
+    static func handHit(_ p: CGPoint, container: HandLayer, faces: [HandLayer], frontmost: Bool) -> Int {
+        // The container is placed at its own position with an identity transform: local = point − position + anchor.
+        let (ax, ay) = container.anchor
+        let x = Double(p.x) - container.positionX + ax, y = Double(p.y) - container.positionY + ay
+        guard container.contains(x, y) else { return -1 }
+        let space = container.sublayerSpace
+        var best = -1, bestDepth = -Double.infinity
+        for k in stride(from: faces.count - 1, through: 0, by: -1) {
+            let m = faces[k].placement.times(space)
+            let inv = m.plane.adjugate()
+            guard inv.determinant != 0 else { continue }
+            let (X, Y, W) = inv.apply(x, y)
+            // The adjugate is the inverse times det: the forward w is positive when W·det > 0.
+            guard W * m.plane.determinant > 0 else { continue }
+            let u = X / W, v = Y / W
+            guard faces[k].contains(u, v) else { continue }
+            if !frontmost { return k }
+            let depth = m.project(u, v, 0).2
+            if depth > bestDepth { bestDepth = depth; best = k }
+        }
+        return best
+    }
+
+    /// BSP depth sort: the cube's faces and 32 random intersecting quads against the hand-written BSP, then
+    /// scenes of 10, 100 and 1000 cubes against a plain sort of their faces' depths (painter's algorithm).
+    static func depthSort(_ h: Harness, _ group: String) throws {
+        let cubeTree = try RenderTree(root: try Scenes.bookCube(lighting: nil))
+        let cubeFaces = BenchmarkProbes.scenePolygons(cubeTree.members[0].node.members)
+        for (label, polygons) in [("BSP of the cube's 6 faces", cubeFaces), ("BSP of 32 random intersecting quads", Scenes.randomQuads(32))] {
+            let simd = polygons.enumerated().map { ($0, $1.map { SIMD3($0.x, $0.y, $0.z) }) }
+            let fragments = BenchmarkProbes.backToFront(polygons).count
+            var check: [MiniBSP.Polygon] = []
+            MiniBSP.backToFront(simd, into: &check)
+            h.row(group, label, baseline: "hand: minimal recursive BSP",
+                  note: "\(polygons.count) → \(fragments) fragments (hand: \(check.count))") {
+                blackHole(BenchmarkProbes.backToFront(polygons))
+            } against: {
+                var out: [MiniBSP.Polygon] = []
+                out.reserveCapacity(simd.count * 2)
+                MiniBSP.backToFront(simd, into: &out)
+                blackHole(out)
+            }
+        }
+        for cubes in [10, 100, 1000] {
+            let tree = try RenderTree(root: try Scenes.lattice(cubes: cubes, lighting: nil))
+            let members = tree.members[0].node.members
+            let depths = BenchmarkProbes.scenePolygons(members).map { p in p.reduce(0) { $0 + $1.z } / Double(p.count) }
+            let fragments = BenchmarkProbes.depthOrder(members).count
+            var perFace = Duration.zero
+            h.row(group, "depth sort \(members.count) faces (\(cubes) cubes)", baseline: "sort of \(members.count) centroid depths",
+                  target: "linear-ish", note: "\(fragments) fragments; \(format(perFace))/face", samples: cubes >= 1000 ? 7 : nil) {
+                blackHole(BenchmarkProbes.depthOrder(members))
+            } against: {
+                blackHole(depths.sorted())
+            }
+            if let last = h.rows.last, last.name.hasPrefix("depth sort \(members.count)") {
+                perFace = last.median / members.count
+                h.rows[h.rows.count - 1].note = "\(fragments) fragments; \(format(perFace))/face"
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+/// Keeps a value alive and opaque to the optimizer, so a benchmarked computation cannot be removed.
+@_optimize(none) @inline(never)
+func blackHole<T>(_ value: T) {}
+
+/// Returns its argument through a call the optimizer cannot see into, so inputs are not constant-folded.
+@_optimize(none) @inline(never)
+func opaque<T>(_ value: T) -> T { value }
+
+/// One line of the results table: a subject and the baseline it was measured against in the same run.
+struct Row {
+    var group: String
+    var name: String
+    var median: Duration
+    var baselineName: String
+    var baselineMedian: Duration
+    /// What the issue asks of this row, e.g. "≤ 1.5×"; empty when there is no target.
+    var target: String = ""
+    /// Extra facts (fragment counts, file sizes, speed-ups).
+    var note: String = ""
+
+    /// subject ÷ baseline.
+    var ratio: Double { baselineMedian == .zero ? .nan : median / baselineMedian }
+}
+
+/// How long to measure: `samples` timed runs of each side after `warmup` untimed ones. Sub-millisecond work is
+/// repeated inside one sample until the sample lasts about `sampleTarget`, and reported per call.
+struct Plan {
+    var samples = 15
+    var warmup = 2
+    var sampleTarget: Duration = .milliseconds(4)
+
+    static let quick = Plan(samples: 5, warmup: 1, sampleTarget: .milliseconds(1))
+}
+
+/// A minimal harness: `ContinuousClock`, warm-up, interleaved samples (subject, baseline, subject, …, so a
+/// noisy neighbour on the shared machine hits both sides alike), medians, ratios.
+final class Harness {
+    var plan: Plan
+    var rows: [Row] = []
+    let filter: String?
+    let clock = ContinuousClock()
+
+    init(plan: Plan, filter: String?) { self.plan = plan; self.filter = filter }
+
+    func wants(_ group: String, _ name: String) -> Bool {
+        guard let filter else { return true }
+        return "\(group) \(name)".localizedCaseInsensitiveContains(filter)
+    }
+
+    /// How many calls of `body` fill one sample (1 for anything that takes longer than the sample target).
+    private func batchSize(_ body: () throws -> Void) rethrows -> Int {
+        var n = 1
+        while true {
+            let t = try clock.measure { for _ in 0..<n { try body() } }
+            if t >= plan.sampleTarget / 4 || n >= 1 << 24 {
+                let perCall = t / n
+                guard perCall > .zero else { return n }
+                return max(1, Int((plan.sampleTarget / perCall).rounded()))
+            }
+            n *= 4
+        }
+    }
+
+    /// Medians per call of `subject` and `baseline`, measured alternately.
+    func compare(_ subject: () throws -> Void, _ baseline: () throws -> Void,
+                 samples: Int? = nil) rethrows -> (Duration, Duration) {
+        for _ in 0..<plan.warmup { try subject(); try baseline() }
+        let ns = try batchSize(subject), nb = try batchSize(baseline)
+        var s: [Duration] = [], b: [Duration] = []
+        for _ in 0..<(samples ?? plan.samples) {
+            s.append(try clock.measure { for _ in 0..<ns { try subject() } } / ns)
+            b.append(try clock.measure { for _ in 0..<nb { try baseline() } } / nb)
+        }
+        return (median(s), median(b))
+    }
+
+    /// Measures and records one row.
+    func row(_ group: String, _ name: String, baseline baselineName: String, target: String = "",
+             note: @autoclosure () -> String = "", samples: Int? = nil,
+             _ subject: () throws -> Void, against baseline: () throws -> Void) rethrows {
+        guard wants(group, name) else { return }
+        let (s, b) = try compare(subject, baseline, samples: samples)
+        add(Row(group: group, name: name, median: s, baselineName: baselineName, baselineMedian: b,
+                target: target, note: note()))
+    }
+
+    func add(_ row: Row) {
+        rows.append(row)
+        // Progress on stderr, so the table on stdout stays clean.
+        FileHandle.standardError.write(Data("  \(row.group) · \(row.name): \(format(row.median)) vs \(format(row.baselineMedian)) (\(String(format: "%.2f", row.ratio))×)\n".utf8))
+    }
+
+    func median(_ values: [Duration]) -> Duration {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return .zero }
+        let mid = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+    }
+
+    /// The results as a Markdown table.
+    func table() -> String {
+        var lines = ["| group | benchmark | median | baseline (same run) | baseline median | ratio | target | notes |",
+                     "|---|---|--:|---|--:|--:|---|---|"]
+        for r in rows {
+            lines.append("| \(r.group) | \(r.name) | \(format(r.median)) | \(r.baselineName) | \(format(r.baselineMedian)) | "
+                         + "\(String(format: "%.2f×", r.ratio)) | \(r.target) | \(r.note) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// A duration in the unit that suits it: ns, µs, ms or s.
+func format(_ d: Duration) -> String {
+    let seconds = Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    switch seconds {
+    case ..<1e-6: return String(format: "%.1f ns", seconds * 1e9)
+    case ..<1e-3: return String(format: "%.2f µs", seconds * 1e6)
+    case ..<1: return String(format: "%.2f ms", seconds * 1e3)
+    default: return String(format: "%.2f s", seconds)
+    }
+}
+
+func milliseconds(_ d: Duration) -> Double {
+    (Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18) * 1e3
+}

@@ -1,0 +1,33 @@
+import Foundation
+import Origami
+import OrigamiRender
+
+/// `--profile NAME [--iterations N]`: one library subject in a loop, for `perf record` or
+/// `valgrind --tool=callgrind` (instruction counts repeat exactly, so two implementations compare without noise).
+enum Profile {
+    static func run(_ name: String, iterations: Int) throws {
+        let options = RenderBenchmarks.options
+        switch name {
+        case "flat":
+            let cube = try Scenes.bookCube()
+            for _ in 0..<iterations { blackHole(try Renderer.render(cube, size: Scenes.canvas, options: options)) }
+        case "image":
+            let cube = try Scenes.bookCube(lighting: nil, images: (0..<6).map(Scenes.testImage))
+            for _ in 0..<iterations { blackHole(try Renderer.render(cube, size: Scenes.canvas, options: options)) }
+        case "lattice":
+            let lattice = try Scenes.lattice(cubes: 1000)
+            for _ in 0..<iterations { blackHole(try Renderer.render(lattice, size: Scenes.canvas, options: options)) }
+        case "png-flat", "png-image":
+            let cube = name == "png-flat" ? try Scenes.bookCube()
+                : try Scenes.bookCube(lighting: nil, images: (0..<6).map(Scenes.testImage))
+            let image = try Renderer.render(cube, size: Scenes.canvas, options: options)
+            for _ in 0..<iterations { blackHole(try image.pngData()) }
+        case "hit-tree", "hit-frontmost":
+            let cube = try Scenes.bookCube(lighting: nil)
+            let policy: HitTestPolicy = name == "hit-tree" ? .treeOrder : .frontmost
+            for _ in 0..<iterations * 1000 { blackHole(cube.hitTest(opaque(CGPoint(x: 200, y: 150)), policy: policy)) }
+        default:
+            throw BenchError("unknown profile \(name): flat, image, lattice, png-flat, png-image, hit-tree, hit-frontmost")
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Origami
+
+/// The scenes the benchmarks render and query, each also given as plain numbers for the hand-written baselines.
+enum Scenes {
+    /// The book's face colours (Models/cube-button-interception.yaml), 1 front … 6 back.
+    static let faceColors: [Color] = ["#e74c3c", "#2ecc71", "#3498db", "#f1c40f", "#9b59b6", "#e67e22"]
+        .map { Color(parsing: $0) ?? .gray }
+    static let background = Color(white: 0.87)
+
+    /// The canvas every render benchmark uses: 1024×1024 pixels over the 400×400-point container.
+    static let canvas = CGSize(width: 400, height: 400)
+    static let pixels = 1024
+    static let scale = Double(pixels) / 400
+
+    /// The container's sublayerTransform, as the book writes it: m34 = −1/500, then −45° about x and y.
+    static var perspective: Transform3D {
+        var p = Transform3D.identity
+        p.m34 = -1.0 / 500
+        return p.rotated(by: -.pi / 4, x: 1, y: 0, z: 0).rotated(by: -.pi / 4, x: 0, y: 1, z: 0)
+    }
+
+    /// The book's face transforms in its code order (`t = MakeTranslation(…); t = Rotate(t, …)`).
+    static var faceTransforms: [Transform3D] {
+        [Transform3D(translationX: 0, y: 0, z: 100),
+         Transform3D(translationX: 100, y: 0, z: 0).rotated(by: .pi / 2, x: 0, y: 1, z: 0),
+         Transform3D(translationX: 0, y: -100, z: 0).rotated(by: .pi / 2, x: 1, y: 0, z: 0),
+         Transform3D(translationX: 0, y: 100, z: 0).rotated(by: -.pi / 2, x: 1, y: 0, z: 0),
+         Transform3D(translationX: -100, y: 0, z: 0).rotated(by: -.pi / 2, x: 0, y: 1, z: 0),
+         Transform3D(translationX: 0, y: 0, z: -100).rotated(by: .pi, x: 0, y: 1, z: 0)]
+    }
+
+    /// The book's cube (ch. 5): a 400×400 container holding six 200×200 faces, added 1…6, lit by `lighting`
+    /// (the book's overlay by default). With `images`, each face shows one as its `contents` instead of a colour.
+    static func bookCube(lighting: (any FaceShader)? = Lighting.book, images: [Bitmap]? = nil) throws -> Layer {
+        let container = Layer(name: "container", frame: CGRect(x: 0, y: 0, width: 400, height: 400))
+        container.sublayerTransform = perspective
+        container.lighting = lighting
+        for (i, t) in faceTransforms.enumerated() {
+            let face = Layer(name: "face \(i + 1)")
+            face.bounds = CGRect(x: 0, y: 0, width: 200, height: 200)
+            face.position = CGPoint(x: 200, y: 200)
+            face.transform = t
+            if let images { face.contents = images[i % images.count] } else { face.backgroundColor = faceColors[i] }
+            try container.addSublayer(face)
+        }
+        return container
+    }
+
+    /// The same cube as plain numbers.
+    static func handCube() -> (container: HandLayer, faces: [HandLayer]) {
+        let container = HandLayer(width: 400, height: 400, positionX: 200, positionY: 200, transform: .identity,
+                                  sublayerTransform: m4(perspective))
+        let faces = faceTransforms.map {
+            HandLayer(width: 200, height: 200, positionX: 200, positionY: 200, transform: m4($0))
+        }
+        return (container, faces)
+    }
+
+    static func m4(_ t: Transform3D) -> M4 {
+        M4(a: (t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24,
+               t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44))
+    }
+
+    /// `count` cubes in a lattice inside one container with the book's perspective and camera: every face is a
+    /// member of the container's one 3D context (each cube is a `Solid`, a transform layer).
+    static func lattice(cubes count: Int, lighting: (any FaceShader)? = Lighting.book) throws -> Layer {
+        let container = Layer(name: "container", frame: CGRect(x: 0, y: 0, width: 400, height: 400))
+        container.sublayerTransform = perspective
+        container.lighting = lighting
+        var side = 1
+        while side * side * side < count { side += 1 }
+        let extent = 260.0, spacing = extent / Double(side)
+        for i in 0..<count {
+            let (ix, iy, iz) = (i % side, (i / side) % side, i / (side * side))
+            let cube = try Solid.cube(size: spacing * 0.55)
+            func place(_ k: Int) -> Double { (Double(k) - Double(side - 1) / 2) * spacing }
+            cube.position = CGPoint(x: 200 + place(ix), y: 200 + place(iy))
+            cube.zPosition = place(iz)
+            for (k, face) in cube.faces.enumerated() { face.backgroundColor = faceColors[(k + i) % faceColors.count] }
+            try container.addSublayer(cube)
+        }
+        return container
+    }
+
+    /// A 256×256 opaque test card: smooth gradients with a grid, so bilinear sampling has real work to do.
+    static func testImage(_ seed: Int) -> Bitmap {
+        let n = 256
+        var pixels = [UInt32](repeating: 0, count: n * n)
+        for y in 0..<n {
+            for x in 0..<n {
+                let grid = (x % 32 < 2 || y % 32 < 2) ? 0 : 1
+                let r = UInt32((x + seed * 40) & 0xFF) * UInt32(grid)
+                let g = UInt32((y * 3 / 4 + seed * 20) & 0xFF) * UInt32(grid)
+                let b = UInt32(((x ^ y) + seed * 60) & 0xFF)
+                pixels[y * n + x] = 0xFF00_0000 | r << 16 | g << 8 | b
+            }
+        }
+        return Bitmap(width: n, height: n, pixels: pixels) ?? Bitmap(width: 1, height: 1, color: .gray)!
+    }
+
+    /// `count` random quads (60×60, random orientation) inside a 120-point box: most of them intersect.
+    static func randomQuads(_ count: Int, seed: UInt64 = 42) -> [[Vector3]] {
+        var rng = SplitMix(seed)
+        return (0..<count).map { _ in
+            let c = Vector3(rng.next(-60, 60), rng.next(-60, 60), rng.next(-60, 60))
+            let axis = Vector3(rng.next(-1, 1), rng.next(-1, 1), rng.next(-1, 1))
+            let t = Transform3D(rotationAngle: rng.next(0, 2 * .pi), x: axis.x, y: axis.y, z: axis.z)
+            return [(-30.0, -30.0), (30, -30), (30, 30), (-30, 30)].map { (x, y) in
+                let p = t.apply(Vector4(x: x, y: y, z: 0, w: 1))
+                return Vector3(c.x + p.x, c.y + p.y, c.z + p.z)
+            }
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so "random" inputs are the same in every run.
+struct SplitMix {
+    var state: UInt64
+    init(_ seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func next(_ lo: Double, _ hi: Double) -> Double {
+        lo + (hi - lo) * Double(next() >> 11) / Double(1 << 53)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Origami
+import OrigamiRender
+
+/// A lighting sweep: 100 `Lighting` variants of the book cube rendered at 1024², on every core
+/// (`DispatchQueue.concurrentPerform`) against a serial loop. Each sweep runs in a fresh child process so its
+/// peak resident memory (getrusage) is its own.
+enum SweepBenchmarks {
+    /// Variant `i` of 0..<n: the light's direction turns around the cube, the ambient level and model change.
+    static func lighting(_ i: Int, of n: Int) -> Lighting {
+        let angle = 2 * Double.pi * Double(i) / Double(n)
+        let direction = Vector3(sin(angle), 1, -0.5 - 0.5 * cos(angle))
+        let model = Lighting.Model.allCases[i % Lighting.Model.allCases.count]
+        return Lighting(lights: [.directional(direction, space: i % 2 == 0 ? .object : .scene)], model: model,
+                        ambient: 0.2 + 0.6 * Double(i % 10) / 10)
+    }
+
+    /// One variant: a fresh cube (layers are not shared between threads), snapshot, render; a checksum of the
+    /// frame is all that is kept.
+    static func renderVariant(_ i: Int, of n: Int) throws -> UInt64 {
+        let cube = try Scenes.bookCube(lighting: lighting(i, of: n))
+        let image = try Renderer.render(cube, size: Scenes.canvas, options: RenderBenchmarks.options)
+        return image.pixels.withUnsafeBufferPointer { p in
+            stride(from: 0, to: p.count, by: 4099).reduce(UInt64(0)) { $0 &* 31 &+ UInt64(p[$1]) }
+        }
+    }
+
+    /// The child process's work: `n` variants, serially or on all cores. Prints "wall-ms maxrss-KiB cpu-ms" (the
+    /// CPU time is the whole process's, set-up included).
+    static func child(parallel: Bool, count n: Int) throws {
+        let clock = ContinuousClock()
+        var sums = [UInt64](repeating: 0, count: n)
+        let failures = Failures()
+        let t = try clock.measure {
+            if parallel {
+                sums.withUnsafeMutableBufferPointer { out in
+                    nonisolated(unsafe) let out = out
+                    DispatchQueue.concurrentPerform(iterations: n) { i in
+                        do { out[i] = try renderVariant(i, of: n) } catch { failures.record(error) }
+                    }
+                }
+            } else {
+                for i in 0..<n { sums[i] = try renderVariant(i, of: n) }
+            }
+        }
+        if let error = failures.first { throw error }
+        blackHole(sums)
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e3
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e3
+        print(milliseconds(t), usage.ru_maxrss, cpu)
+    }
+
+    final class Failures: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var first: Error?
+        func record(_ e: Error) { lock.lock(); if first == nil { first = e }; lock.unlock() }
+    }
+
+    static func spawn(parallel: Bool, count: Int) throws -> (ms: Double, rssKiB: Int, cpuMs: Double) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        p.arguments = ["--sweep-child", parallel ? "parallel" : "serial", String(count)]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        try p.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        let fields = output.split(whereSeparator: \.isWhitespace)
+        guard p.terminationStatus == 0, fields.count == 3, let ms = Double(fields[0]), let rss = Int(fields[1]),
+              let cpu = Double(fields[2]) else {
+            throw BenchError("sweep child failed: \(output)")
+        }
+        return (ms, rss, cpu)
+    }
+
+    static func run(_ h: Harness) throws {
+        let group = "sweep"
+        let name = "100 lighting variants, 1024², all cores"
+        guard h.wants(group, name) else { return }
+        let runs = max(3, h.plan.samples / 5)
+        var parallel: [Duration] = [], serial: [Duration] = [], rssParallel: [Int] = [], rssSerial: [Int] = []
+        var busy: [Double] = []
+        for _ in 0..<runs {
+            let p = try spawn(parallel: true, count: 100), s = try spawn(parallel: false, count: 100)
+            parallel.append(.milliseconds(p.ms)); serial.append(.milliseconds(s.ms))
+            rssParallel.append(p.rssKiB); rssSerial.append(s.rssKiB)
+            busy.append(p.cpuMs / p.ms)
+        }
+        busy.sort()
+        let few = try spawn(parallel: true, count: 10)
+        let pm = h.median(parallel), sm = h.median(serial)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        h.add(Row(group: group, name: name, median: pm, baselineName: "the same 100 in a serial loop",
+                  baselineMedian: sm, target: "≥ 1.7× on 2 cores (ratio ≤ 0.59×)",
+                  note: String(format: "%.2f× speed-up on %d cores (%.2f cores busy: CPU ÷ wall); peak RSS %d MiB (serial %d MiB, 10 variants %d MiB); a frame is 4 MiB",
+                               sm / pm, cores, busy[busy.count / 2], (rssParallel.max() ?? 0) / 1024,
+                               (rssSerial.max() ?? 0) / 1024, few.rssKiB / 1024)))
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+// Origami's benchmarks: `make bench` (release build), or
+//   .build/release/OrigamiBenchmarks [--quick] [--filter TEXT] [--origami PATH] [--models DIR]
+// Prints one Markdown table: every row is a median with its baseline measured in the same run beside it.
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+func option(_ name: String, in arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> String? {
+    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
+    return arguments[i + 1]
+}
+
+do {
+    if let mode = option("--sweep-child") {
+        try SweepBenchmarks.child(parallel: mode == "parallel", count: Int(option(mode) ?? "") ?? 100)
+        exit(0)
+    }
+    if let name = option("--profile") {
+        // For perf/callgrind: one subject in a loop, no baseline, no set-up of the other benchmarks.
+        try Profile.run(name, iterations: Int(option("--iterations") ?? "") ?? 50)
+        exit(0)
+    }
+    let plan = arguments.contains("--quick") ? Plan.quick : Plan()
+    let harness = Harness(plan: plan, filter: option("--filter"))
+    let started = ContinuousClock.now
+    FileHandle.standardError.write(Data("Origami benchmarks (release build, \(ProcessInfo.processInfo.activeProcessorCount) cores)\n".utf8))
+    try GeometryBenchmarks.run(harness)
+    try RenderBenchmarks.run(harness)
+    try OutputBenchmarks.run(harness, origami: option("--origami"), models: option("--models") ?? "Models")
+    try SweepBenchmarks.run(harness)
+    print(harness.table())
+    print("\nTotal benchmark time: \(format(ContinuousClock.now - started)). Ratio = median ÷ baseline median (same run).")
+} catch {
+    FileHandle.standardError.write(Data("benchmarks failed: \(error)\n".utf8))
+    exit(1)
+}

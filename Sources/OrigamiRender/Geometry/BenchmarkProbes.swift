@@ -1,0 +1,25 @@
+import Origami
+
+/// Entry points into the renderer's internals for the benchmark suite (`Benchmarks/`), which times the depth
+/// sort on its own. Not API: reachable only through `@_spi(Benchmarks) import OrigamiRender`, and free to change.
+@_spi(Benchmarks) public enum BenchmarkProbes {
+    /// The planes of one 3D context as the BSP receives them (the owner's space after the perspective divide).
+    public static func scenePolygons(_ members: [RenderMember]) -> [[Vector3]] {
+        members.enumerated().compactMap { i, m in
+            ScenePolygon(extent: m.node.extent, transform: m.transform, member: i)?.points
+        }
+    }
+
+    /// The painter's depth order of one 3D context: polygons built from the members, BSP-sorted and split.
+    /// Returns the member index of each fragment, back to front.
+    public static func depthOrder(_ members: [RenderMember]) -> [Int] {
+        Painter.depthOrder(members).map(\.member)
+    }
+
+    /// The BSP alone over convex planar polygons (tie-break: later polygons on top). Returns each fragment's
+    /// polygon index and corners, back to front.
+    public static func backToFront(_ polygons: [[Vector3]]) -> [(polygon: Int, points: [Vector3])] {
+        let input = polygons.enumerated().map { ScenePolygon(points: $1, member: $0) }
+        return BSPTree(input) { (0, $0) }.backToFront().map { ($0.member, $0.points) }
+    }
+}
