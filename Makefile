@@ -22,7 +22,7 @@ build: bootstrap
 demo: build
 	@mkdir -p Renders
 	@for m in Models/*.yaml; do \
-	  .build/release/origami render "$$m" -o "Renders/$$(basename "$${m%.yaml}").png" >/dev/null || exit 1; \
+	  .build/release/origami render "$$m" -o "Renders/$$(basename "$${m%.yaml}").png" --png-compression smallest >/dev/null || exit 1; \
 	done
 	@echo "Rendered $$(ls Models/*.yaml | wc -l) models into Renders/"
 

@@ -109,7 +109,11 @@ final class Painter {
             }
             if !node.members.isEmpty { try drawScene(node.members, chain: chain, filter: inner) }
 
-            if vertexShade, let shade { try applyVertexShade(shade, bounds: bounds, rounded: rounded, chain: chain) }
+            if vertexShade, let shade {
+                // Sealed faces were dilated: the gradient covers the same outline so no unshaded fringe remains.
+                let sealed = seal && (node.backgroundColor?.alpha ?? 0) >= 1
+                try applyVertexShade(shade, bounds: bounds, rounded: rounded, chain: chain, grow: sealed ? dilation / 2 : 0)
+            }
             if let overlay {
                 source(overlay, filter)
                 // Sealed faces were dilated: the overlay covers the same outline so no unshaded fringe remains.
@@ -129,14 +133,27 @@ final class Painter {
     /// patch over the projected corners, composited with MULTIPLY (then ADD) and masked by the drawing's own
     /// alpha, clipped to the rounded bounds. Exact on opaque pixels; the interpolation is linear in device
     /// space (not perspective-correct), and partially covered edge pixels are approximated.
-    private func applyVertexShade(_ shade: FaceShade, bounds: PlaneRect, rounded: [Ring], chain: PlaneChain) throws {
+    /// `grow` (device pixels) widens the patch and the clip to cover a sealed face's dilated fringe; the
+    /// corner colours extend over it unchanged.
+    private func applyVertexShade(_ shade: FaceShade, bounds: PlaneRect, rounded: [Ring], chain: PlaneChain,
+                                  grow: Double) throws {
         let content = try cr.popGroupPattern()
         let h = cr.handle
         cairo_set_source(h, content.handle)
         cairo_paint(h)
         try cr.check("cairo_paint (shaded plane)")
-        let device = bounds.corners.compactMap(chain.map(point:))
+        var device = bounds.corners.compactMap(chain.map(point:))
         guard device.count == 4 else { return }
+        if grow > 0 {
+            // Each corner moves 4·grow away from the centre: every edge moves out by at least `grow` for the
+            // quads a face projects to (corner angles are never sharper than ~15° there).
+            let cx = device.map(\.x).reduce(0, +) / 4, cy = device.map(\.y).reduce(0, +) / 4
+            device = device.map { p in
+                let dx = p.x - cx, dy = p.y - cy, d = (dx * dx + dy * dy).squareRoot()
+                return d > 0 ? PlanePoint(p.x + dx / d * 4 * grow, p.y + dy / d * 4 * grow) : p
+            }
+        }
+        let clipOutline = grow > 0 ? chain.map(rounded).map { $0.dilated(by: grow) } : chain.map(rounded)
         for (colors, op) in [(shade.vertexMultiply, CAIRO_OPERATOR_MULTIPLY), (shade.vertexAdd, CAIRO_OPERATOR_ADD)] {
             guard let colors, colors.count == 4 else { continue }
             let mesh = try CairoPattern(taking: cairo_pattern_create_mesh(), operation: "cairo_pattern_create_mesh")
@@ -149,7 +166,7 @@ final class Painter {
             }
             cairo_mesh_pattern_end_patch(mesh.handle)
             try cr.withSavedState {
-                try cr.clip(chain.map(rounded))
+                try cr.clip(clipOutline)
                 cairo_set_operator(h, op)
                 cairo_set_source(h, mesh.handle)
                 cairo_mask(h, content.handle)
