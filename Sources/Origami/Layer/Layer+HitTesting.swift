@@ -50,157 +50,52 @@ extension Layer {
 
     /// The layer a touch at `point` (in the receiver's superlayer space) reaches under `policy`.
     public func hitTest(_ point: CGPoint, policy: HitTestPolicy) -> Layer? {
-        // The layer alone: no face, solid or depth to work out (that is `hitTestResult`'s extra work).
-        guard point.x.isFinite, point.y.isFinite else { return nil }
-        switch policy {
-        case .treeOrder, .coreAnimation:
-            var found: Layer?
-            _ = visitInTreeOrder(point: point, chain: nil, parentSpace: superlayer?.geometry.sublayerSpaceTransform,
-                                 policy: policy) { layer, _ in
-                found = layer
-                return true
-            }
-            return found
-        case .frontmost:
-            return visibleOrder(at: point).first(where: { !$0.culled })?.layer
-        }
+        firstHit(point, policy: policy)?.0
     }
 
     /// The face-aware answer for a touch at `point` (in the receiver's superlayer space).
     public func hitTestResult(_ point: CGPoint, policy: HitTestPolicy = .treeOrder) -> HitTestResult? {
-        guard point.x.isFinite, point.y.isFinite else { return nil }
-        switch policy {
-        case .treeOrder, .coreAnimation:
-            var found: (Layer, CGPoint)?
-            _ = visitInTreeOrder(point: point, chain: nil, parentSpace: superlayer?.geometry.sublayerSpaceTransform,
-                                 policy: policy) { layer, local in
-                found = (layer, local)
-                return true
-            }
-            return found.map { describeHit(layer: $0.0, localPoint: $0.1) }
-        case .frontmost:
-            guard let first = visibleOrder(at: point).first(where: { !$0.culled }) else { return nil }
-            return describeHit(layer: first.layer, localPoint: first.local)
-        }
+        firstHit(point, policy: policy).map { describeHit(layer: $0.0, localPoint: $0.1) }
     }
 
     /// Every layer under `point` (in the receiver's superlayer space), in tree order, each with its tree rank
     /// and depth rank: where the two differ, a touch is intercepted.
     public func hitTestAll(_ point: CGPoint) -> [HitCandidate] {
         guard point.x.isFinite, point.y.isFinite else { return [] }
+        let index = hitTestIndex
         var tree: [(Layer, CGPoint)] = []
-        _ = visitInTreeOrder(point: point, chain: nil, parentSpace: superlayer?.geometry.sublayerSpaceTransform,
-                             policy: .treeOrder) { layer, local in
+        index.visitInTreeOrder(point: point, policy: .treeOrder) { layer, local in
             tree.append((layer, local))
             return false
         }
-        let visible = visibleOrder(at: point)
+        let visible = index.visibleOrder(at: point)
+        // First index of each layer in depth order: a lookup per hit, not a scan (deep trees have many hits).
+        var depthIndex: [ObjectIdentifier: Int] = [:]
+        for (i, v) in visible.enumerated() where depthIndex[ObjectIdentifier(v.layer)] == nil {
+            depthIndex[ObjectIdentifier(v.layer)] = i
+        }
         return tree.enumerated().map { rank, hit in
-            let v = visible.firstIndex { $0.layer === hit.0 }
+            let v = depthIndex[ObjectIdentifier(hit.0)]
             return HitCandidate(
                 result: describeHit(layer: hit.0, localPoint: hit.1), treeRank: rank,
                 depthRank: v ?? visible.count, isCulled: v.map { visible[$0].culled } ?? false)
         }
     }
-}
 
-// MARK: - Tree order
-
-extension Layer {
-    fileprivate func receivesHits(_ policy: HitTestPolicy) -> Bool {
-        guard !isHidden, allowsHitTesting else { return false }
-        return policy == .coreAnimation || opacity >= 0.01
-    }
-
-    /// Visits the layers containing `point` in `policy`'s tree order until `visit` returns true.
-    /// `point` is on the plane of the receiver's nearest flattening ancestor (the query plane for the
-    /// receiver), and `chain` maps the receiver's superlayer space into that plane's 3D space (`nil`: the
-    /// identity). `parentSpace` is the superlayer's `sublayerSpaceTransform` (`nil` for a root), computed once
-    /// by the caller for all its sublayers rather than once per sublayer.
-    fileprivate func visitInTreeOrder(
-        point: CGPoint, chain: Transform3D?, parentSpace: Transform3D?, policy: HitTestPolicy,
-        _ visit: (Layer, CGPoint) -> Bool
-    ) -> Bool {
-        guard receivesHits(policy) else { return false }
-        let g = geometry
-        // M(L→S) = placement · superlayer's sublayer space, as `transformToSuperlayer` computes it.
-        var m = parentSpace.map { g.placementTransform.concatenating($0) } ?? g.placementTransform
-        if let chain { m = m.concatenating(chain) }
-        let space = g.sublayerSpaceTransform
-        // Later siblings first; `.coreAnimation` sorts by descending zPosition, stably (equal zPositions keep
-        // later-first order). Tree order walks the array backwards without copying it.
-        func visitSublayers(point: CGPoint, chain: Transform3D?) -> Bool {
-            if policy == .coreAnimation {
-                let ordered = sublayers.reversed().enumerated()
-                    .sorted { ($0.element.zPosition, -$0.offset) > ($1.element.zPosition, -$1.offset) }
-                for (_, s) in ordered where s.visitInTreeOrder(point: point, chain: chain, parentSpace: space,
-                                                              policy: policy, visit) { return true }
-                return false
+    /// The layer `policy` picks at `point` and the point in its own bounds space.
+    private func firstHit(_ point: CGPoint, policy: HitTestPolicy) -> (Layer, CGPoint)? {
+        guard point.x.isFinite, point.y.isFinite else { return nil }
+        let index = hitTestIndex
+        switch policy {
+        case .treeOrder, .coreAnimation:
+            var found: (Layer, CGPoint)?
+            index.visitInTreeOrder(point: point, policy: policy) { layer, local in
+                found = (layer, local)
+                return true
             }
-            for s in sublayers.reversed() where s.visitInTreeOrder(point: point, chain: chain, parentSpace: space,
-                                                                  policy: policy, visit) { return true }
-            return false
-        }
-        guard isFlattening else { return visitSublayers(point: point, chain: m) }
-        guard let local = Homography(m).unapply(point) else { return false }
-        if masksToBounds && !contains(local) { return false }
-        if visitSublayers(point: local, chain: nil) { return true }
-        return containsTouch(local) && visit(self, local)
-    }
-}
-
-// MARK: - Depth order
-
-private struct VisibleHit {
-    let layer: Layer
-    let local: CGPoint
-    let culled: Bool
-}
-
-extension Layer {
-    /// All layers under `point` (receiver's superlayer space), frontmost first.
-    fileprivate func visibleOrder(at point: CGPoint) -> [VisibleHit] {
-        guard receivesHits(.frontmost) else { return [] }
-        let m = transformToSuperlayer
-        var out: [VisibleHit] = []
-        if isFlattening {
-            let member = SceneMember(layer: self, transform: m, inheritedOpacity: 1, transformLayers: [], treeIndex: 0)
-            Layer.collectVisible(members: [member], point: point, culled: false, into: &out)
-        } else {
-            let members = sublayerScene { $0.receivesHits(.frontmost) }.map {
-                SceneMember(layer: $0.layer, transform: $0.transform.concatenating(m), inheritedOpacity: $0.inheritedOpacity,
-                            transformLayers: [self as? TransformLayer].compactMap { $0 } + $0.transformLayers, treeIndex: $0.treeIndex)
-            }
-            Layer.collectVisible(members: members, point: point, culled: false, into: &out)
-        }
-        return out
-    }
-
-    /// Appends the hits among `members` (planes of one 3D context, `point` on the context's plane), front to
-    /// back: each member's own sublayer scene lies on top of the member.
-    private static func collectVisible(members: [SceneMember], point: CGPoint, culled: Bool, into out: inout [VisibleHit]) {
-        struct Candidate { let member: SceneMember; let local: CGPoint; let depth: Double; let backFacing: Bool }
-        var candidates: [Candidate] = []
-        for member in members {
-            let h = Homography(member.transform)
-            guard let local = h.unapply(point),
-                  let p = member.transform.apply(Vector3(Double(local.x), Double(local.y), 0)) else { continue }
-            let backFacing = !member.layer.isDoubleSided && h.matrix.determinant < 0
-            candidates.append(Candidate(member: member, local: local, depth: p.z, backFacing: backFacing))
-        }
-        candidates.sort { a, b in
-            let tolerance = 1e-9 * max(1, abs(a.depth), abs(b.depth))
-            if abs(a.depth - b.depth) > tolerance { return a.depth > b.depth }
-            if a.member.layer.zPosition != b.member.layer.zPosition { return a.member.layer.zPosition > b.member.layer.zPosition }
-            return a.member.treeIndex > b.member.treeIndex
-        }
-        for c in candidates {
-            let layer = c.member.layer
-            if layer.masksToBounds && !layer.contains(c.local) { continue }
-            let hidden = culled || c.backFacing
-            let inner = layer.sublayerScene { $0.receivesHits(.frontmost) }
-            collectVisible(members: inner, point: c.local, culled: hidden, into: &out)
-            if layer.containsTouch(c.local) { out.append(VisibleHit(layer: layer, local: c.local, culled: hidden)) }
+            return found
+        case .frontmost:
+            return index.visibleOrder(at: point, firstVisibleOnly: true).first.map { ($0.layer, $0.local) }
         }
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// it, and `validateGeometry()` name the property.
 open class Layer {
     /// Position, bounds, anchor, transforms: see `LayerGeometry` for the matrices they define.
-    public internal(set) var geometry = LayerGeometry()
+    public internal(set) var geometry = LayerGeometry() { didSet { LayerChanges.record() } }
 
     public var name: String?
 
@@ -66,13 +66,13 @@ open class Layer {
         set { geometry.transform = Transform3D(newValue) }
     }
 
-    public var masksToBounds = false
+    public var masksToBounds = false { didSet { LayerChanges.record() } }
     /// When false, the layer is not drawn where its projected winding faces away from the viewer.
     /// It still receives hits (tree order). Corresponds to `CALayer.isDoubleSided`.
-    public var isDoubleSided = true
-    public var isHidden = false
+    public var isDoubleSided = true { didSet { LayerChanges.record() } }
+    public var isHidden = false { didSet { LayerChanges.record() } }
     /// Group opacity for an ordinary layer, multiplied into each sublayer for a `TransformLayer`. 0…1.
-    public var opacity: Double = 1
+    public var opacity: Double = 1 { didSet { LayerChanges.record() } }
     public var backgroundColor: Color?
     public var borderWidth: Double = 0
     public var borderColor: Color = .black
@@ -83,13 +83,15 @@ open class Layer {
     public var contentsScale: Double = 1
     /// When false, neither this layer nor its sublayers receive hits: UIKit's `userInteractionEnabled = NO`,
     /// the book's fix for the cube's intercepted button.
-    public var allowsHitTesting = true
+    public var allowsHitTesting = true { didSet { LayerChanges.record() } }
     /// Shades the members of this layer's sublayer scene when rendered (the lights of this 3D context).
     /// `nil`: unlit. Lighting never changes the layers; it is a render-time pass.
     public var lighting: (any FaceShader)?
 
-    public internal(set) weak var superlayer: Layer?
-    public internal(set) var sublayers: [Layer] = []
+    public internal(set) weak var superlayer: Layer? { didSet { LayerChanges.record() } }
+    public internal(set) var sublayers: [Layer] = [] { didSet { LayerChanges.record() } }
+    /// The last hit-test index built with this layer as the receiver (see `hitTestIndex`).
+    var cachedHitTestIndex: HitTestIndex?
 
     /// How the layer follows its superlayer's size changes (OS X rules). Default: fixed size and margins
     /// to the minimum edges. Corresponds to `CALayer.autoresizingMask`.
