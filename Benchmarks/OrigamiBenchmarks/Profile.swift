@@ -26,8 +26,12 @@ enum Profile {
             let cube = try Scenes.bookCube(lighting: nil)
             let policy: HitTestPolicy = name == "hit-tree" ? .treeOrder : .frontmost
             for _ in 0..<iterations * 1000 { blackHole(cube.hitTest(opaque(CGPoint(x: 200, y: 150)), policy: policy)) }
+        case "frame":
+            let layer = Layer(frame: CGRect(x: 10, y: 20, width: 100, height: 50))
+            layer.transform = Transform3D(rotationAngle: 0.3, x: 0, y: 0, z: 1)
+            for _ in 0..<iterations * 10_000 { blackHole(opaque(layer).frame) }
         default:
-            throw BenchError("unknown profile \(name): flat, image, lattice, png-flat, png-image, hit-tree, hit-frontmost")
+            throw BenchError("unknown profile \(name): flat, image, lattice, png-flat, png-image, hit-tree, hit-frontmost, frame")
         }
     }
 }

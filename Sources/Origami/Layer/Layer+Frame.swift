@@ -12,7 +12,14 @@ extension Layer {
     ///   so that the getter's origin equals the frame's origin;
     /// - a frame with NaN or ∞ is ignored (the layer is unchanged).
     public var frame: CGRect {
-        @inlinable get { geometry.frame }
+        // Field by field: handing the whole geometry (two 4×4 matrices) to `LayerGeometry.frame` copies it.
+        get {
+            LayerGeometry.frame(
+                size: geometry.bounds.size, anchorPoint: geometry.anchorPoint,
+                a: geometry.transform.m11, b: geometry.transform.m12, c: geometry.transform.m21,
+                d: geometry.transform.m22, tx: geometry.transform.m41, ty: geometry.transform.m42,
+                position: geometry.position)
+        }
         set {
             let f = newValue.standardized
             guard [f.origin.x, f.origin.y, f.size.width, f.size.height].allSatisfy(\.isFinite) else { return }

@@ -8,7 +8,7 @@ import Foundation
 /// it, and `validateGeometry()` name the property.
 open class Layer {
     /// Position, bounds, anchor, transforms: see `LayerGeometry` for the matrices they define.
-    public internal(set) var geometry = LayerGeometry() { didSet { LayerChanges.record() } }
+    @exclusivity(unchecked) public internal(set) var geometry = LayerGeometry() { didSet { LayerChanges.record() } }
 
     public var name: String?
 

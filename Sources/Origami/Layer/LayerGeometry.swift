@@ -79,18 +79,24 @@ extension LayerGeometry {
     /// Returns `CGRect.null` when any input is not finite. Inlinable: a getter this small should cost what its
     /// arithmetic costs at the call site.
     @inlinable public var frame: CGRect {
-        // In plain doubles (no CGRect methods, which are calls into Foundation): the rect
-        // (−anchor·size, size) through x' = a·x + c·y + tx, y' = b·x + d·y + ty, bounding box, plus position.
-        let w = abs(Double(bounds.size.width)), h = abs(Double(bounds.size.height))
+        LayerGeometry.frame(size: bounds.size, anchorPoint: anchorPoint, a: transform.m11, b: transform.m12,
+                            c: transform.m21, d: transform.m22, tx: transform.m41, ty: transform.m42, position: position)
+    }
+
+    /// The frame from the only values it depends on, in plain doubles (no CGRect methods, which are calls into
+    /// Foundation): the rect (−anchor·size, size) through x' = a·x + c·y + tx, y' = b·x + d·y + ty, its
+    /// bounding box, plus position. Separate so `Layer.frame` can pass fields without copying its geometry.
+    @inlinable static func frame(size: CGSize, anchorPoint: CGPoint, a: Double, b: Double, c: Double, d: Double,
+                                 tx: Double, ty: Double, position: CGPoint) -> CGRect {
+        let w = abs(Double(size.width)), h = abs(Double(size.height))
         let x0 = -w * Double(anchorPoint.x), y0 = -h * Double(anchorPoint.y), x1 = x0 + w, y1 = y0 + h
-        let t = transform
-        let ax0 = t.m11 * x0, ax1 = t.m11 * x1, cy0 = t.m21 * y0, cy1 = t.m21 * y1
-        let bx0 = t.m12 * x0, bx1 = t.m12 * x1, dy0 = t.m22 * y0, dy1 = t.m22 * y1
+        let ax0 = a * x0, ax1 = a * x1, cy0 = c * y0, cy1 = c * y1
+        let bx0 = b * x0, bx1 = b * x1, dy0 = d * y0, dy1 = d * y1
         let xs = (ax0 + cy0, ax1 + cy0, ax0 + cy1, ax1 + cy1), ys = (bx0 + dy0, bx1 + dy0, bx0 + dy1, bx1 + dy1)
-        guard !(xs.0.isNaN || xs.1.isNaN || xs.2.isNaN || xs.3.isNaN || ys.0.isNaN || ys.1.isNaN || ys.2.isNaN
-                || ys.3.isNaN) else { return .null }
-        let minX = min(min(xs.0, xs.1), min(xs.2, xs.3)) + t.m41, maxX = max(max(xs.0, xs.1), max(xs.2, xs.3)) + t.m41
-        let minY = min(min(ys.0, ys.1), min(ys.2, ys.3)) + t.m42, maxY = max(max(ys.0, ys.1), max(ys.2, ys.3)) + t.m42
+        // One test for all eight: a NaN anywhere makes the sum NaN (and so does ∞ − ∞, which is null anyway).
+        guard !(xs.0 + xs.1 + xs.2 + xs.3 + ys.0 + ys.1 + ys.2 + ys.3).isNaN else { return .null }
+        let minX = min(min(xs.0, xs.1), min(xs.2, xs.3)) + tx, maxX = max(max(xs.0, xs.1), max(xs.2, xs.3)) + tx
+        let minY = min(min(ys.0, ys.1), min(ys.2, ys.3)) + ty, maxY = max(max(ys.0, ys.1), max(ys.2, ys.3)) + ty
         let ox = minX + Double(position.x), oy = minY + Double(position.y)
         let fw = maxX - minX, fh = maxY - minY
         guard ox.isFinite, oy.isFinite, fw.isFinite, fh.isFinite else { return .null }
