@@ -11,15 +11,14 @@ import Foundation
 ///
 /// **Normals.** A face's normal in a light's space is its `+z` axis carried by the inverse transpose of the
 /// linear part of its matrix in that space (`FaceTransforms.object/scene/view`), normalised — right under
-/// non-uniform scale, where the book's plain 3×3 is not. Where the matrix has a perspective (the `view`
-/// space under the book's `m34`), its linear part is taken at the lit point (the Jacobian of the projective
-/// map there), so the normal is that of the plane as drawn after the divide. See
-/// `Transform3D.planeNormal(at:)`.
+/// non-uniform scale, where the book's plain 3×3 is not. The `view` space takes the camera's rotation and
+/// scale but not its perspective (DESIGN §4). See `Transform3D.planeNormal(at:)`.
 ///
-/// **Seen from behind.** A face whose view-space normal has z < 0 at its centre faces away from the viewer
-/// (the same test as the projected winding that hides `isDoubleSided == false` layers). With `twoSided`
-/// (the default) `lambert` and `blinnPhong` light such a face with its flipped normal, so the inside of an open
-/// box is lit from the side the viewer sees; `bookOverlay` never flips, because the book does not.
+/// **Seen from behind.** A face whose normal as drawn (`FaceTransforms.projected`, perspective included) has
+/// z < 0 at its centre faces away from the viewer: the same test as the projected winding that hides
+/// `isDoubleSided == false` layers. With `twoSided` (the default) `lambert` and `blinnPhong` light such a face
+/// with its flipped normal, so the inside of an open box is lit from the side the viewer sees; `bookOverlay`
+/// never flips, because the book does not.
 ///
 /// **Terms.** With `a = ambient`, lights i (directional or point) of colour Cᵢ and intensity Iᵢ, attenuation
 /// fᵢ (1 for directional lights), Lᵢ the normalised direction of travel at the point and N the (lit) normal:
