@@ -100,25 +100,44 @@ extension Layer {
     /// Visits the layers containing `point` in `policy`'s tree order until `visit` returns true.
     /// `point` is on the plane of the receiver's nearest flattening ancestor (the query plane for the
     /// receiver), and `chain` maps the receiver's superlayer space into that plane's 3D space.
+    ///
+    /// An explicit stack instead of recursion, so a tree of any depth is searched without overflowing the
+    /// thread's stack: a layer's sublayers are all visited before the layer itself is offered to `visit`.
     fileprivate func visitInTreeOrder(
         point: CGPoint, chain: Transform3D, policy: HitTestPolicy, _ visit: (Layer, CGPoint) -> Bool
     ) -> Bool {
-        guard receivesHits(policy) else { return false }
-        let m = transformToSuperlayer.concatenating(chain)
-        var ordered = Array(sublayers.reversed())
-        if policy == .coreAnimation {
-            // Stable: equal zPositions keep later-first order.
-            ordered = ordered.enumerated().sorted { ($0.element.zPosition, -$0.offset) > ($1.element.zPosition, -$1.offset) }
-                .map(\.element)
+        enum Step {
+            /// Search `layer`, whose superlayer space `chain` maps onto the plane `point` lies on.
+            case enter(Layer, point: CGPoint, chain: Transform3D)
+            /// Every sublayer of `layer` has been searched: offer the layer itself.
+            case finish(Layer, local: CGPoint)
         }
-        guard isFlattening else {
-            for s in ordered where s.visitInTreeOrder(point: point, chain: m, policy: policy, visit) { return true }
-            return false
+        var stack: [Step] = [.enter(self, point: point, chain: chain)]
+        while let step = stack.popLast() {
+            switch step {
+            case let .finish(layer, local):
+                if layer.contains(local) && visit(layer, local) { return true }
+            case let .enter(layer, point, chain):
+                guard layer.receivesHits(policy) else { continue }
+                let m = layer.transformToSuperlayer.concatenating(chain)
+                var ordered = Array(layer.sublayers.reversed())
+                if policy == .coreAnimation {
+                    // Stable: equal zPositions keep later-first order.
+                    ordered = ordered.enumerated()
+                        .sorted { ($0.element.zPosition, -$0.offset) > ($1.element.zPosition, -$1.offset) }
+                        .map(\.element)
+                }
+                guard layer.isFlattening else {
+                    stack.append(contentsOf: ordered.reversed().map { .enter($0, point: point, chain: m) })
+                    continue
+                }
+                guard let local = Homography(m).unapply(point) else { continue }
+                if layer.masksToBounds && !layer.contains(local) { continue }
+                stack.append(.finish(layer, local: local))
+                stack.append(contentsOf: ordered.reversed().map { .enter($0, point: local, chain: .identity) })
+            }
         }
-        guard let local = Homography(m).unapply(point) else { return false }
-        if masksToBounds && !contains(local) { return false }
-        for s in ordered where s.visitInTreeOrder(point: local, chain: .identity, policy: policy, visit) { return true }
-        return contains(local) && visit(self, local)
+        return false
     }
 }
 
@@ -150,30 +169,44 @@ extension Layer {
     }
 
     /// Appends the hits among `members` (planes of one 3D context, `point` on the context's plane), front to
-    /// back: each member's own sublayer scene lies on top of the member.
+    /// back: each member's own sublayer scene lies on top of the member. An explicit stack instead of
+    /// recursion, so a tree of any depth is searched without overflowing the thread's stack.
     private static func collectVisible(members: [SceneMember], point: CGPoint, culled: Bool, into out: inout [VisibleHit]) {
         struct Candidate { let member: SceneMember; let local: CGPoint; let depth: Double; let backFacing: Bool }
-        var candidates: [Candidate] = []
-        for member in members {
-            let h = Homography(member.transform)
-            guard let local = h.unapply(point),
-                  let p = member.transform.apply(Vector3(Double(local.x), Double(local.y), 0)) else { continue }
-            let backFacing = !member.layer.isDoubleSided && h.matrix.determinant < 0
-            candidates.append(Candidate(member: member, local: local, depth: p.z, backFacing: backFacing))
+        enum Step {
+            case collect([SceneMember], point: CGPoint, culled: Bool)
+            case emit(VisibleHit)
         }
-        candidates.sort { a, b in
-            let tolerance = 1e-9 * max(1, abs(a.depth), abs(b.depth))
-            if abs(a.depth - b.depth) > tolerance { return a.depth > b.depth }
-            if a.member.layer.zPosition != b.member.layer.zPosition { return a.member.layer.zPosition > b.member.layer.zPosition }
-            return a.member.treeIndex > b.member.treeIndex
-        }
-        for c in candidates {
-            let layer = c.member.layer
-            if layer.masksToBounds && !layer.contains(c.local) { continue }
-            let hidden = culled || c.backFacing
-            let inner = layer.sublayerScene { $0.receivesHits(.frontmost) }
-            collectVisible(members: inner, point: c.local, culled: hidden, into: &out)
-            if layer.contains(c.local) { out.append(VisibleHit(layer: layer, local: c.local, culled: hidden)) }
+        var stack: [Step] = [.collect(members, point: point, culled: culled)]
+        while let step = stack.popLast() {
+            guard case let .collect(members, point, culled) = step else {
+                if case let .emit(hit) = step { out.append(hit) }
+                continue
+            }
+            var candidates: [Candidate] = []
+            for member in members {
+                let h = Homography(member.transform)
+                guard let local = h.unapply(point),
+                      let p = member.transform.apply(Vector3(Double(local.x), Double(local.y), 0)) else { continue }
+                let backFacing = !member.layer.isDoubleSided && h.matrix.determinant < 0
+                candidates.append(Candidate(member: member, local: local, depth: p.z, backFacing: backFacing))
+            }
+            candidates.sort { a, b in
+                let tolerance = 1e-9 * max(1, abs(a.depth), abs(b.depth))
+                if abs(a.depth - b.depth) > tolerance { return a.depth > b.depth }
+                if a.member.layer.zPosition != b.member.layer.zPosition { return a.member.layer.zPosition > b.member.layer.zPosition }
+                return a.member.treeIndex > b.member.treeIndex
+            }
+            // Front to back: each candidate's inner scene, then the candidate; pushed in reverse so they pop in order.
+            var steps: [Step] = []
+            for c in candidates {
+                let layer = c.member.layer
+                if layer.masksToBounds && !layer.contains(c.local) { continue }
+                let hidden = culled || c.backFacing
+                steps.append(.collect(layer.sublayerScene { $0.receivesHits(.frontmost) }, point: c.local, culled: hidden))
+                if layer.contains(c.local) { steps.append(.emit(VisibleHit(layer: layer, local: c.local, culled: hidden))) }
+            }
+            stack.append(contentsOf: steps.reversed())
         }
     }
 }
