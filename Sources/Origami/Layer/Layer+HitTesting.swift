@@ -80,8 +80,13 @@ extension Layer {
             return false
         }
         let visible = visibleOrder(at: point)
+        // First index of each layer in depth order: a lookup per hit, not a scan (deep trees have many hits).
+        var depthIndex: [ObjectIdentifier: Int] = [:]
+        for (i, v) in visible.enumerated() where depthIndex[ObjectIdentifier(v.layer)] == nil {
+            depthIndex[ObjectIdentifier(v.layer)] = i
+        }
         return tree.enumerated().map { rank, hit in
-            let v = visible.firstIndex { $0.layer === hit.0 }
+            let v = depthIndex[ObjectIdentifier(hit.0)]
             return HitCandidate(
                 result: describeHit(layer: hit.0, localPoint: hit.1), treeRank: rank,
                 depthRank: v ?? visible.count, isCulled: v.map { visible[$0].culled } ?? false)
