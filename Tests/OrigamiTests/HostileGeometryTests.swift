@@ -85,6 +85,36 @@ struct HostileDeepTreeTests {
         #expect(weakLeaf == nil)
     }
 
+    @Test("a chain of 100 000 sibling constraints is laid out without recursion; a cycle through it is named")
+    func constraintChain() throws {
+        let root = Layer(frame: CGRect(x: 0, y: 0, width: 100, height: 100))
+        root.layoutManager = ConstraintLayoutManager()
+        let n = 100_000
+        var layers: [Layer] = []
+        for i in 0..<n {
+            let l = Layer(frame: CGRect(x: 0, y: 0, width: 1, height: 1))
+            l.name = "l\(i)"
+            // Each layer's minX is the previous one's maxX: layer i ends up at x = i (the first at the superlayer's 0).
+            l.constraints = [i == 0 ? Constraint(attribute: .minX, relativeTo: "superlayer", attribute: .minX)
+                                    : Constraint(attribute: .minX, relativeTo: "l\(i - 1)", attribute: .maxX)]
+            layers.append(l)
+        }
+        // Listed last-first, so the sort has to follow the whole chain from the first layer it meets.
+        try root.setSublayers(layers.reversed())
+        root.layoutIfNeeded()
+        #expect(root.layoutError == nil)
+        #expect(layers.last?.frame.minX == CGFloat(n - 1))
+        // Close the chain into a cycle: l0 now also depends on the last layer.
+        layers[0].constraints = [Constraint(attribute: .minX, relativeTo: "l\(n - 1)", attribute: .maxX)]
+        root.setNeedsLayout()
+        root.layoutIfNeeded()
+        guard case let .constraintCycle(names)? = root.layoutError else {
+            Issue.record("expected a cycle, got \(String(describing: root.layoutError))")
+            return
+        }
+        #expect(names.count == n + 1 && names.first == names.last)
+    }
+
     @Test("a tree 500 000 wide is searched and released")
     func wide() throws {
         let root = Layer(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
