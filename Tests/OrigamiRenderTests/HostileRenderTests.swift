@@ -91,7 +91,7 @@ struct HostileLimitTests {
     @Test("the message names the limit and the number asked for")
     func message() {
         let e = RenderError.limitExceeded(limit: "maxDepth", value: 65, maximum: 64)
-        #expect(e.description == "cannot render: the tree is nested at least 65 layers deep, over the limit of 64 (RenderLimits.maxDepth)")
+        #expect(e.description == "cannot render: the tree has sublayers nested 65 levels deep, over the limit of 64 (RenderLimits.maxDepth)")
     }
 
     @Test("a canvas over the design's side limit is refused by the renderer before any surface exists",
@@ -136,7 +136,8 @@ struct HostileLimitTests {
 
     @Test("a tree at exactly the depth limit renders on a 1 MiB thread stack")
     func depthFitsSmallStack() throws {
-        let root = chain(depth: RenderLimits.default.maxDepth)
+        // The root plus maxDepth levels of sublayers.
+        let root = chain(depth: RenderLimits.default.maxDepth + 1)
         root.subtree.last?.backgroundColor = .blue
         // Snapshot and painting both on the small stack; nothing else touches the tree meanwhile.
         nonisolated(unsafe) let tree = root

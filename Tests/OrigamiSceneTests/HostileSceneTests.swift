@@ -107,6 +107,17 @@ struct HostileSceneFileTests {
         #expect(issues.first?.line == 67)
     }
 
+    @Test("a scene at exactly SceneLimits.maxDepth loads and renders (the renderer's depth limit agrees)")
+    func deepestScene() throws {
+        var text = "canvas: {size: [10, 10]}\nlayers:\n"
+        var indent = ""
+        for _ in 0..<63 { text += indent + "- sublayers:\n"; indent += "    " }
+        text += indent + "- {frame: [0, 0, 10, 10], backgroundColor: red}\n"
+        let scene = try Scene.decode(text, file: "s.yaml")
+        let image = try Renderer.render(scene.root, size: scene.canvas.size)
+        #expect(image.pixel(x: 5, y: 5) == .red)
+    }
+
     @Test("more layers than SceneLimits.maxLayers is one error")
     func tooManyLayers() {
         var limits = SceneLimits()

@@ -17,8 +17,10 @@ public struct RenderLimits: Hashable, Sendable {
     public var maxCanvasPixels = 256 * 1024 * 1024
     /// Layers in one snapshot (hidden subtrees do not count: they are not snapshotted).
     public var maxLayers = 100_000
-    /// Nesting depth of the snapshotted tree, the root being 1. Each level costs stack in the snapshot and in
-    /// painting, so this bounds the recursion a programmatic tree can cause (see above before raising it).
+    /// Levels of sublayers below the root (the root's sublayers are level 1), as `SceneLimits.maxDepth` counts
+    /// a scene file's nested `layers`, so a scene that loads also renders. Each level costs stack in the
+    /// snapshot and in painting, so this bounds the recursion a programmatic tree can cause (see above before
+    /// raising it).
     public var maxDepth = 64
     /// Pixels along either side of a decoded image (`contents`).
     public var maxImageSide = 16384
@@ -58,7 +60,7 @@ public struct RenderLimits: Hashable, Sendable {
     /// `maxDepth`, without recursion, so that any tree, however deep, gets an error instead of a stack overflow.
     public func check(_ root: Layer) throws(RenderError) {
         var count = 0
-        var stack: [(Layer, Int)] = [(root, 1)]
+        var stack: [(Layer, Int)] = [(root, 0)]
         while let (layer, depth) = stack.popLast() {
             guard RenderTree.isDrawable(layer) else { continue }
             count += 1
@@ -86,7 +88,7 @@ public struct RenderLimits: Hashable, Sendable {
         case "maxCanvasSide": return "cannot render: the drawing surface would be \(value) pixels on a side (after scale and supersampling)"
         case "maxCanvasPixels": return "cannot render: the drawing surface would have \(value) pixels (after scale and supersampling)"
         case "maxLayers": return "cannot render: the tree has at least \(value) layers"
-        case "maxDepth": return "cannot render: the tree is nested at least \(value) layers deep"
+        case "maxDepth": return "cannot render: the tree has sublayers nested \(value) levels deep"
         case "maxImageSide": return "cannot decode: the image is \(value) pixels on a side"
         case "maxImagePixels": return "cannot decode: the image has \(value) pixels"
         case "maxImageBytes": return "cannot decode: the image file has \(value) bytes"
