@@ -134,6 +134,18 @@ struct HostileLimitTests {
         #expect(try RenderTree(root: root, limits: limits).members.count == 1)
     }
 
+    @Test("a text layer's string over maxTextBytes is refused before any glyph is laid out")
+    func longText() throws {
+        let text = TextLayer()
+        text.frame = CGRect(x: 0, y: 0, width: 40, height: 40)
+        text.string = String(repeating: "é", count: 8193) // 2 UTF-8 bytes each: 16 386 bytes
+        let (result, created, _) = countedRender { try Renderer.render(text, size: canvas) }
+        #expect(throws: RenderError.limitExceeded(limit: "maxTextBytes", value: 16386, maximum: 16384)) { try result.get() }
+        #expect(created == 0)
+        text.string = String(repeating: "é", count: 8192)
+        #expect(throws: Never.self) { _ = try RenderTree(root: text) }
+    }
+
     @Test("a tree at exactly the depth limit renders on a 1 MiB thread stack")
     func depthFitsSmallStack() throws {
         // The root plus maxDepth levels of sublayers.

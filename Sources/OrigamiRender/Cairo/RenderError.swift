@@ -11,7 +11,7 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     /// The output could not be written; `path` names the destination. No partial file is left.
     case writeFailed(path: String, reason: String)
     /// A tree or canvas over one of `RenderLimits`: `limit` names the property (`maxDepth`, `maxLayers`,
-    /// `maxCanvasSide`, `maxCanvasPixels`, `maxImageSide`, `maxImagePixels`, `maxImageBytes`), `value` is what was
+    /// `maxCanvasSide`, `maxCanvasPixels`, `maxTextBytes`, `maxImageSide`, `maxImagePixels`, `maxImageBytes`), `value` is what was
     /// asked for. Thrown before anything is allocated for the render or the image.
     case limitExceeded(limit: String, value: Int, maximum: Int)
 

@@ -22,6 +22,10 @@ public struct RenderLimits: Hashable, Sendable {
     /// snapshot and in painting, so this bounds the recursion a programmatic tree can cause (see above before
     /// raising it).
     public var maxDepth = 64
+    /// UTF-8 bytes of one text layer's string. Glyph outlines are flattened to polylines (about 165 points per
+    /// glyph at 36 pt, 2 600 at the 10 000-pt maximum font size), so an unbounded string — a 16 MB scene file
+    /// holds 16 million characters — would need gigabytes.
+    public var maxTextBytes = 16_384
     /// Pixels along either side of a decoded image (`contents`).
     public var maxImageSide = 16384
     /// Pixels of a decoded image.
@@ -56,8 +60,8 @@ public struct RenderLimits: Hashable, Sendable {
         return (Int(pw), Int(ph))
     }
 
-    /// Checks the tree a snapshot of `root` would hold — drawable layers only — against `maxLayers` and
-    /// `maxDepth`, without recursion, so that any tree, however deep, gets an error instead of a stack overflow.
+    /// Checks the tree a snapshot of `root` would hold — drawable layers only — against `maxLayers`,
+    /// `maxDepth` and `maxTextBytes`, without recursion, so that any tree, however deep, gets an error instead of a stack overflow.
     public func check(_ root: Layer) throws(RenderError) {
         var count = 0
         var stack: [(Layer, Int)] = [(root, 0)]
@@ -66,6 +70,9 @@ public struct RenderLimits: Hashable, Sendable {
             count += 1
             guard count <= maxLayers else { throw .limitExceeded(limit: "maxLayers", value: count, maximum: maxLayers) }
             guard depth <= maxDepth else { throw .limitExceeded(limit: "maxDepth", value: depth, maximum: maxDepth) }
+            if let text = layer as? TextLayer, text.string.utf8.count > maxTextBytes {
+                throw .limitExceeded(limit: "maxTextBytes", value: text.string.utf8.count, maximum: maxTextBytes)
+            }
             for s in layer.sublayers { stack.append((s, depth + 1)) }
         }
     }
@@ -89,6 +96,7 @@ public struct RenderLimits: Hashable, Sendable {
         case "maxCanvasPixels": return "cannot render: the drawing surface would have \(value) pixels (after scale and supersampling)"
         case "maxLayers": return "cannot render: the tree has at least \(value) layers"
         case "maxDepth": return "cannot render: the tree has sublayers nested \(value) levels deep"
+        case "maxTextBytes": return "cannot render: a text layer's string has \(value) bytes"
         case "maxImageSide": return "cannot decode: the image is \(value) pixels on a side"
         case "maxImagePixels": return "cannot decode: the image has \(value) pixels"
         case "maxImageBytes": return "cannot decode: the image file has \(value) bytes"
