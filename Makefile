@@ -5,7 +5,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := libcairo2-dev pkg-config fonts-dejavu-core
 
-.PHONY: bootstrap build demo test bench clean
+.PHONY: bootstrap build demo test bench check clean
 
 # Installs the C libraries through apt when pkg-config cannot find them (sudo only when not root).
 bootstrap:
@@ -30,6 +30,19 @@ test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# Issue 7's reliability checks (not part of `make test`: they take a while). The whole suite under
+# ThreadSanitizer and AddressSanitizer (separate scratch paths, so `make test`'s build is untouched), then every
+# input the fuzzer ever crashed on, then a short fuzz run (FUZZ_SECONDS). See README "Reliability checks".
+FUZZ_SECONDS ?= 120
+check: bootstrap
+	ORIGAMI_SANITIZER=thread $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	ORIGAMI_SANITIZER=thread SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
+	ORIGAMI_SANITIZER=address $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	ORIGAMI_SANITIZER=address SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 \
+	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
+	Fuzz/fuzz.sh regress
+	Fuzz/fuzz.sh run -max_total_time=$(FUZZ_SECONDS)
+
 # Release build, then every benchmark with its same-run baseline; prints a Markdown table (see Benchmarks/README.md).
 bench: bootstrap
 	$(SWIFT) build -c release --product origami
@@ -37,4 +50,4 @@ bench: bootstrap
 	.build/release/OrigamiBenchmarks --origami .build/release/origami --models Models
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-tsan .build-asan .build-fuzz Fuzz/.build

@@ -109,28 +109,39 @@ public struct ConstraintLayoutManager: LayoutManager {
 
     public func layoutSublayers(of layer: Layer) throws(LayoutError) {
         let byName = Dictionary(layer.sublayers.compactMap { l in l.name.map { ($0, l) } }, uniquingKeysWith: { a, _ in a })
-        // Depth-first topological order over sibling references.
+        // Depth-first topological order over sibling references, with an explicit stack: a chain of a hundred
+        // thousand siblings each constrained to the previous one is sorted, not a stack overflow.
         var order: [Layer] = []
         var state: [ObjectIdentifier: Int] = [:]   // 1 visiting, 2 done
-        func visit(_ l: Layer, path: [Layer]) throws(LayoutError) {
-            switch state[ObjectIdentifier(l)] {
-            case 2: return
-            case 1:
-                let start = path.firstIndex { $0 === l } ?? 0
-                throw .constraintCycle((path[start...] + [l]).map { $0.name ?? "?" })
-            default: break
-            }
-            state[ObjectIdentifier(l)] = 1
-            for c in l.constraints where c.sourceName != "superlayer" {
-                guard let source = byName[c.sourceName] else {
-                    throw .unknownSource(layer: l.description, source: c.sourceName)
+        for start in layer.sublayers where state[ObjectIdentifier(start)] == nil {
+            // The layers being visited, outermost first, each with the index of its next constraint to follow.
+            var path: [(layer: Layer, next: Int)] = [(start, 0)]
+            state[ObjectIdentifier(start)] = 1
+            while let top = path.last {
+                let constraints = top.layer.constraints
+                guard top.next < constraints.count else {
+                    state[ObjectIdentifier(top.layer)] = 2
+                    order.append(top.layer)
+                    path.removeLast()
+                    continue
                 }
-                try visit(source, path: path + [l])
+                path[path.count - 1].next += 1
+                let c = constraints[top.next]
+                guard c.sourceName != "superlayer" else { continue }
+                guard let source = byName[c.sourceName] else {
+                    throw .unknownSource(layer: top.layer.description, source: c.sourceName)
+                }
+                switch state[ObjectIdentifier(source)] {
+                case 2: continue
+                case 1:
+                    let cycleStart = path.firstIndex { $0.layer === source } ?? 0
+                    throw .constraintCycle((path[cycleStart...].map(\.layer) + [source]).map { $0.name ?? "?" })
+                default:
+                    state[ObjectIdentifier(source)] = 1
+                    path.append((source, 0))
+                }
             }
-            state[ObjectIdentifier(l)] = 2
-            order.append(l)
         }
-        for l in layer.sublayers { try visit(l, path: []) }
 
         for l in order where !l.constraints.isEmpty {
             var frame = l.frame

@@ -110,6 +110,21 @@ open class Layer {
 
     public init() {}
 
+    /// Releasing a tree releases each level from the one above, one stack frame per level, so a chain of a few
+    /// tens of thousands of layers would overflow the stack when dropped. Sublayers held only by this layer
+    /// are detached into a worklist instead, level by level, and released here with no sublayers of their own.
+    deinit {
+        guard !sublayers.isEmpty else { return }
+        var pending = sublayers
+        sublayers = []
+        while var layer = pending.popLast() {
+            if isKnownUniquelyReferenced(&layer) {
+                pending.append(contentsOf: layer.sublayers)
+                layer.sublayers = []
+            }
+        }
+    }
+
     public convenience init(name: String?) {
         self.init()
         self.name = name
@@ -157,13 +172,19 @@ public struct LayerGeometryError: Error, Equatable, CustomStringConvertible {
 }
 
 extension Layer {
-    /// Throws for the first layer in this subtree (pre-order) whose geometry, opacity or sizes are not finite.
+    /// Throws for the first layer in this subtree (pre-order) whose geometry, opacity, sizes or contentsScale are
+    /// not finite (exactly the layers a renderer leaves out).
+    /// Walks the tree without recursion, so a tree of any depth gets an answer rather than a stack overflow.
     public func validateGeometry() throws(LayerGeometryError) {
-        if let p = geometry.nonFiniteProperty { throw LayerGeometryError(layer: description, property: p) }
-        for (value, key) in [(opacity, "opacity"), (borderWidth, "borderWidth"), (cornerRadius, "cornerRadius")]
-        where !value.isFinite {
-            throw LayerGeometryError(layer: description, property: key)
+        var stack: [Layer] = [self]
+        while let layer = stack.popLast() {
+            if let p = layer.geometry.nonFiniteProperty { throw LayerGeometryError(layer: layer.description, property: p) }
+            for (value, key) in [(layer.opacity, "opacity"), (layer.borderWidth, "borderWidth"),
+                                 (layer.cornerRadius, "cornerRadius"), (layer.contentsScale, "contentsScale")]
+            where !value.isFinite {
+                throw LayerGeometryError(layer: layer.description, property: key)
+            }
+            stack.append(contentsOf: layer.sublayers.reversed())
         }
-        for s in sublayers { try s.validateGeometry() }
     }
 }

@@ -6,6 +6,8 @@ import Foundation
 final class CairoContext {
     let handle: OpaquePointer
     let surface: CairoSurface
+    /// Told of this context's creation and destruction (tests prove every context is released).
+    private let counter = CairoResourceCounter.current
 
     init(_ surface: CairoSurface) throws {
         guard let h = cairo_create(surface.handle) else {
@@ -18,9 +20,13 @@ final class CairoContext {
         }
         handle = h
         self.surface = surface
+        counter?.didCreate()
     }
 
-    deinit { cairo_destroy(handle) }
+    deinit {
+        cairo_destroy(handle)
+        counter?.didDestroy()
+    }
 
     func check(_ operation: String) throws {
         let status = cairo_status(handle)
@@ -107,6 +113,7 @@ final class CairoContext {
 /// An owned `cairo_pattern_t`.
 final class CairoPattern {
     let handle: OpaquePointer
+    private let counter = CairoResourceCounter.current
 
     init(taking handle: OpaquePointer?, operation: String) throws {
         guard let handle else { throw RenderError.cairo(operation: operation, status: "null pattern") }
@@ -116,7 +123,11 @@ final class CairoPattern {
             throw RenderError.cairo(operation: operation, status: CairoSurface.describe(status))
         }
         self.handle = handle
+        counter?.didCreate()
     }
 
-    deinit { cairo_pattern_destroy(handle) }
+    deinit {
+        cairo_pattern_destroy(handle)
+        counter?.didDestroy()
+    }
 }

@@ -4,6 +4,8 @@ import Foundation
 /// An owned `cairo_surface_t`: destroyed on deinit, status checked at creation.
 final class CairoSurface {
     let handle: OpaquePointer
+    /// Told of this surface's creation and destruction (tests prove every surface is released).
+    private let counter = CairoResourceCounter.current
 
     /// Takes ownership of `handle` (a created surface), throwing — and destroying it — when Cairo reports an error.
     init(taking handle: OpaquePointer?, operation: String) throws {
@@ -14,6 +16,7 @@ final class CairoSurface {
             throw RenderError.cairo(operation: operation, status: CairoSurface.describe(status))
         }
         self.handle = handle
+        counter?.didCreate()
     }
 
     /// A zero-filled (transparent) image surface.
@@ -25,7 +28,10 @@ final class CairoSurface {
                       operation: "cairo_image_surface_create")
     }
 
-    deinit { cairo_surface_destroy(handle) }
+    deinit {
+        cairo_surface_destroy(handle)
+        counter?.didDestroy()
+    }
 
     var width: Int { Int(cairo_image_surface_get_width(handle)) }
     var height: Int { Int(cairo_image_surface_get_height(handle)) }

@@ -10,6 +10,10 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     case unreadableImage(path: String, reason: String)
     /// The output could not be written; `path` names the destination. No partial file is left.
     case writeFailed(path: String, reason: String)
+    /// A tree or canvas over one of `RenderLimits`: `limit` names the property (`maxDepth`, `maxLayers`,
+    /// `maxCanvasSide`, `maxCanvasPixels`, `maxTextBytes`, `maxImageSide`, `maxImagePixels`, `maxImageBytes`), `value` is what was
+    /// asked for. Thrown before anything is allocated for the render or the image.
+    case limitExceeded(limit: String, value: Int, maximum: Int)
 
     public var description: String {
         switch self {
@@ -17,6 +21,8 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
         case let .invalidCanvas(reason): return "cannot render: \(reason)"
         case let .unreadableImage(path, reason): return "cannot read image \(path): \(reason)"
         case let .writeFailed(path, reason): return "cannot write \(path): \(reason)"
+        case let .limitExceeded(limit, value, maximum):
+            return "\(RenderLimits.phrase(limit, value)), over the limit of \(maximum) (RenderLimits.\(limit))"
         }
     }
 }

@@ -100,7 +100,8 @@ final class Painter {
                 try cr.fill(seal && bg.alpha >= 1 ? outline.map { $0.dilated(by: dilation / 2) } : outline)
             }
             if let image = node.contents,
-               let rect = RenderNode.contentsRect(image, gravity: node.contentsGravity, scale: node.contentsScale, in: bounds) {
+               let rect = RenderNode.contentsRect(image, gravity: node.contentsGravity, scale: node.contentsScale, in: bounds),
+               isVisible(chain.map(rect.corners)) {
                 try drawImage(image, in: rect, chain: chain, filter: inner)
             }
             if let text = node.text, !node.textRings.isEmpty {
@@ -127,6 +128,13 @@ final class Painter {
             }
             if grouped { try cr.popGroup(alpha: alpha) }
         }
+    }
+
+    /// Whether a device-space ring overlaps the visible area. Image faces are only sampled there, and one that
+    /// lies wholly outside — possibly at 1e300, where its pixel bounds do not fit an `Int` — is skipped.
+    func isVisible(_ ring: Ring) -> Bool {
+        guard ring.count >= 3, let box = PlaneRect.bounding(ring) else { return false }
+        return box.maxX > visible.minX && box.minX < visible.maxX && box.maxY > visible.minY && box.minY < visible.maxY
     }
 
     /// Gouraud shading of the plane's own drawing (the open group): corner colours interpolated by a Cairo mesh

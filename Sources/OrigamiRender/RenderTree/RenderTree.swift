@@ -12,7 +12,12 @@ public struct RenderTree: Sendable {
 
     /// Snapshots the tree of `root`. The canvas is `root`'s superlayer space; `root` is placed by its own
     /// position, transform and zPosition.
-    public init(root: Layer) throws {
+    ///
+    /// Throws `RenderError.limitExceeded` when the drawable tree has more layers or more levels than `limits`
+    /// allow — checked by an iterative walk before anything is snapshotted, because the snapshot and the
+    /// painting recurse once per level.
+    public init(root: Layer, limits: RenderLimits = .default) throws {
+        try limits.check(root)
         guard RenderTree.isDrawable(root) else { members = []; return }
         let place = root.geometry.placementTransform
         if root.isFlattening {
