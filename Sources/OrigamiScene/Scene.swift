@@ -1,5 +1,6 @@
 import Foundation
 import Origami
+import OrigamiRender
 import Yams
 
 /// The picture a scene describes: its size, pixel scale and background.
@@ -23,6 +24,11 @@ public struct SceneLimits: Hashable, Sendable {
     public var maxLayers = 100_000
     public var maxDepth = 64
     public var maxFileBytes = 16 * 1024 * 1024
+    /// Image sizes (and the render limits a scene's images are decoded within).
+    public var render = RenderLimits.default
+    /// Whether `contents` may name an image outside the scene file's folder (refused by default, so a scene
+    /// from elsewhere cannot read arbitrary files).
+    public var allowsImagesOutsideSceneFolder = false
 
     public init() {}
     public static let `default` = SceneLimits()

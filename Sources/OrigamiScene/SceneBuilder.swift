@@ -228,13 +228,17 @@ struct SceneBuilder {
         imageLoader(url, value, layer)
     }
 
-    /// Resolves a path relative to the scene's folder, refusing one that leaves it.
+    /// Resolves a path relative to the scene's folder, refusing one that leaves it (after following symbolic
+    /// links) unless the limits allow it.
     private func resolve(_ path: String, at value: SceneValue) -> URL? {
         let base = (baseURL ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
         let url = (path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path)).standardizedFileURL
-        let root = base.path.hasSuffix("/") ? base.path : base.path + "/"
-        guard url.path.hasPrefix(root) else {
-            reader.report(value, "image path `\(path)` leaves the scene's folder", hint: "keep images beside the scene file")
+        guard !limits.allowsImagesOutsideSceneFolder else { return url }
+        let realBase = base.resolvingSymlinksInPath().path
+        let root = realBase.hasSuffix("/") ? realBase : realBase + "/"
+        guard url.resolvingSymlinksInPath().path.hasPrefix(root) else {
+            reader.report(value, "image path `\(path)` leaves the scene's folder",
+                          hint: "keep images beside the scene file (or allow images outside it)")
             return nil
         }
         return url
@@ -243,13 +247,9 @@ struct SceneBuilder {
     /// Decodes a PNG into `layer.contents`, reporting a corrupt or unreadable file at `value`.
     private func imageLoader(_ url: URL, _ value: SceneValue, _ layer: Layer) {
         do {
-            layer.contents = try Bitmap(contentsOfPNG: url)
-        } catch let error as RenderError {
-            if case let .unreadableImage(_, reason) = error {
-                reader.report(value, "cannot read image `\(url.lastPathComponent)`: \(reason)")
-            } else {
-                reader.report(value, "cannot read image `\(url.lastPathComponent)`: \(error)")
-            }
+            layer.contents = try Bitmap(contentsOfPNG: url, limits: limits.render)
+        } catch let RenderError.unreadableImage(_, reason) {
+            reader.report(value, "cannot read image `\(url.lastPathComponent)`: \(reason)")
         } catch {
             reader.report(value, "cannot read image `\(url.lastPathComponent)`: \(error)")
         }

@@ -48,9 +48,17 @@ public struct SceneError: Error, Sendable, CustomStringConvertible {
         return issues.map { issue in
             var s = issue.description
             if issue.line > 0, issue.line <= lines.count {
-                let text = String(lines[issue.line - 1])
+                // At most 120 characters of the line, around the column: a minified or hostile file can hold
+                // a line of megabytes.
+                let line = Array(String(lines[issue.line - 1]))
+                let column = max(0, min(issue.column - 1, line.count))
+                let start = max(0, min(column - 60, line.count - 120))
+                let end = min(line.count, start + 120)
+                let text = (start > 0 ? "…" : "") + String(line[start..<end]) + (end < line.count ? "…" : "")
                 s += "\n    \(text)"
-                if issue.column > 0 { s += "\n    " + String(repeating: " ", count: issue.column - 1) + "^" }
+                if issue.column > 0 {
+                    s += "\n    " + String(repeating: " ", count: column - start + (start > 0 ? 1 : 0)) + "^"
+                }
             }
             return s
         }.joined(separator: "\n")

@@ -21,9 +21,18 @@ struct SceneArgument: ParsableArguments {
     @Argument(help: ArgumentHelp("The scene file (.yaml, .yml or .json).", valueName: "scene"))
     var scene: String
 
+    @Flag(help: "Let the scene's images lie outside its folder (refused by default).")
+    var allowOutsideImages = false
+
+    var limits: SceneLimits {
+        var l = SceneLimits()
+        l.allowsImagesOutsideSceneFolder = allowOutsideImages
+        return l
+    }
+
     func load() throws -> Scene {
         do {
-            return try Scene.load(contentsOf: URL(fileURLWithPath: scene), displayName: scene)
+            return try Scene.load(contentsOf: URL(fileURLWithPath: scene), displayName: scene, limits: limits)
         } catch {
             fail(error.issues.count == 1 ? "invalid scene \(scene)" : "invalid scene \(scene) (\(error.issues.count) problems)",
                  details: error.detailedDescription)

@@ -28,16 +28,10 @@ struct PictureOptions: ParsableArguments {
     }
 }
 
-/// Fails unless a file can be created in `url`'s folder, before any work is done.
+/// Fails unless `url` can be written (its folder exists and is writable, and it is not a folder), before any
+/// work is done.
 func checkWritable(_ url: URL) {
-    let dir = url.deletingLastPathComponent().path
-    var isDir: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
-        fail("cannot write \(url.path): the folder \(dir) does not exist")
-    }
-    guard FileManager.default.isWritableFile(atPath: dir) else {
-        fail("cannot write \(url.path): the folder \(dir) is not writable")
-    }
+    do { try WritableDestination.check(url) } catch { fail("\(error)") }
 }
 
 struct RenderCommand: ParsableCommand {

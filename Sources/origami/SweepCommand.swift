@@ -69,7 +69,7 @@ struct SweepCommand: ParsableCommand {
         }
         let url = URL(fileURLWithPath: scene.scene)
         let sweep: Sweep
-        do { sweep = try Sweep(scene: url, parameters: parameters, maxVariants: maxVariants) } catch { fail("\(error)") }
+        do { sweep = try Sweep(scene: url, parameters: parameters, maxVariants: maxVariants, limits: scene.limits) } catch { fail("\(error)") }
         let folder = URL(fileURLWithPath: output ?? url.deletingPathExtension().lastPathComponent + "-sweep")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

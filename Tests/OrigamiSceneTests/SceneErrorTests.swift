@@ -146,3 +146,53 @@ struct SceneErrorTests {
         }
     }
 }
+
+@Suite("Scene errors: image paths and long lines")
+struct SceneImagePathTests {
+    private func folder() throws -> URL {
+        let dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("origami-paths-\(UUID())")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("scene"), withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// A 1×1 PNG outside the scene's folder, reached through a symbolic link inside it.
+    @Test func symlinkOutOfTheFolderIsRefusedUnlessAllowed() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let png = try #require(Data(base64Encoded:
+            "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="))
+        try png.write(to: dir.appendingPathComponent("secret.png"))
+        let sceneDir = dir.appendingPathComponent("scene")
+        try FileManager.default.createSymbolicLink(at: sceneDir.appendingPathComponent("link.png"),
+                                                   withDestinationURL: dir.appendingPathComponent("secret.png"))
+        let text = "canvas: {size: [10, 10]}\nlayers: [{name: a, contents: link.png}]"
+        do {
+            _ = try Scene.decode(text, file: "s.yaml", baseURL: sceneDir)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.issues.first?.message == "image path `link.png` leaves the scene's folder")
+        }
+        var limits = SceneLimits()
+        limits.allowsImagesOutsideSceneFolder = true
+        let scene = try Scene.decode(text, file: "s.yaml", baseURL: sceneDir, limits: limits)
+        #expect(scene.layer(named: "a")?.contents?.width == 1)
+    }
+
+    @Test func longLinesAreCutAroundTheColumn() throws {
+        let padding = String(repeating: " ", count: 5000)
+        let text = "canvas: {size: [10, 10]}\nlayers: [{" + padding + "bogus: 1}]"
+        do {
+            _ = try Scene.decode(text, file: "s.yaml")
+            Issue.record("expected an error")
+        } catch {
+            let shown = error.detailedDescription.split(separator: "\n").map(String.init)
+            #expect(shown.count == 3)
+            #expect(shown[1].count <= 4 + 122)
+            #expect(shown[1].contains("bogus: 1}]"))
+            // The caret sits under the `b` of `bogus`.
+            let caret = try #require(shown[2].firstIndex(of: "^"))
+            let b = try #require(shown[1].range(of: "bogus")?.lowerBound)
+            #expect(shown[2].distance(from: shown[2].startIndex, to: caret) == shown[1].distance(from: shown[1].startIndex, to: b))
+        }
+    }
+}

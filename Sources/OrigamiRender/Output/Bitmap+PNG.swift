@@ -3,15 +3,11 @@ import Foundation
 import Origami
 
 extension Bitmap {
-    /// Decodes a PNG file into premultiplied ARGB32 pixels (any PNG colour type; Cairo converts).
-    /// Throws `RenderError.unreadableImage` naming the file when it is missing, unreadable or not a valid PNG.
+    /// Decodes a PNG file into premultiplied ARGB32 pixels (any PNG colour type; Cairo converts), within the
+    /// default `RenderLimits`. Throws `RenderError.unreadableImage` naming the file when it is missing,
+    /// unreadable or not a valid PNG, and `.limitExceeded` for an oversized one.
     public init(contentsOfPNG url: URL) throws {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw RenderError.unreadableImage(path: url.path, reason: FileManager.default.fileExists(atPath: url.path)
-                                              ? "it cannot be read" : "no such file")
-        }
-        try self.init(pngData: data, name: url.path)
+        try self.init(contentsOfPNG: url, limits: .default)
     }
 
     /// Decodes PNG bytes; `name` is what errors call the source.

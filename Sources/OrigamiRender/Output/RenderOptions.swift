@@ -25,10 +25,12 @@ public struct RenderOptions: Hashable, Sendable {
     public var sealsEdges: Bool
     /// How PNG output is compressed: `.fast` by default; `.smallest` for smaller files. Lossless either way.
     public var pngCompression: PNGCompression
+    /// Canvas, tree, text and image limits, checked before anything is allocated for a render.
+    public var limits: RenderLimits
 
     public init(scale: Double = 1, supersample: Int = 1, background: Color? = nil, sealsEdges: Bool = true,
-                pngCompression: PNGCompression = .fast) {
+                pngCompression: PNGCompression = .fast, limits: RenderLimits = .default) {
         self.scale = scale; self.supersample = supersample; self.background = background; self.sealsEdges = sealsEdges
-        self.pngCompression = pngCompression
+        self.pngCompression = pngCompression; self.limits = limits
     }
 }

@@ -10,7 +10,7 @@ import Origami
 public enum Renderer {
     /// Snapshots `root` and renders it into pixels.
     public static func render(_ root: Layer, size: CGSize, options: RenderOptions = RenderOptions()) throws -> RenderedImage {
-        try render(RenderTree(root: root), size: size, options: options)
+        try render(RenderTree(root: root, limits: options.limits), size: size, options: options)
     }
 
     /// Renders a snapshot into pixels.
@@ -43,27 +43,17 @@ public enum Renderer {
     /// extension (PNG when it names none of ours). On error nothing is left at `url` or beside it.
     public static func write(_ root: Layer, size: CGSize, options: RenderOptions = RenderOptions(),
                              to url: URL, format: OutputFormat? = nil) throws {
+        try WritableDestination.check(url)
         let f = format ?? OutputFormat(pathExtension: url.pathExtension) ?? .png
-        try AtomicFile.write(data(RenderTree(root: root), size: size, options: options, format: f), to: url)
+        try AtomicFile.write(data(RenderTree(root: root, limits: options.limits), size: size, options: options, format: f),
+                             to: url)
     }
 
     // MARK: - Internals
 
     static func pixelSize(_ size: CGSize, options: RenderOptions) throws -> (Int, Int) {
-        let w = Double(size.width), h = Double(size.height), s = options.scale
-        guard w.isFinite, h.isFinite, w > 0, h > 0 else {
-            throw RenderError.invalidCanvas("the canvas size \(w)×\(h) must be finite and positive")
-        }
-        guard s.isFinite, s > 0 else { throw RenderError.invalidCanvas("the scale \(s) must be finite and positive") }
-        guard (1...8).contains(options.supersample) else {
-            throw RenderError.invalidCanvas("supersample \(options.supersample) is outside 1…8")
-        }
-        let pw = (w * s - 1e-9).rounded(.up), ph = (h * s - 1e-9).rounded(.up)
-        let limit = Double(32767 / options.supersample)
-        guard pw <= limit, ph <= limit, pw * ph <= 1e8 else {
-            throw RenderError.invalidCanvas("\(Int(pw))×\(Int(ph)) pixels (×\(options.supersample)) is too large")
-        }
-        return (max(1, Int(pw)), max(1, Int(ph)))
+        let s = try options.limits.pixelSize(size, scale: options.scale, supersample: options.supersample)
+        return (s.width, s.height)
     }
 
     /// Without supersampling Cairo paints straight into the array the image keeps (ARGB32's stride is 4·width),
