@@ -29,8 +29,11 @@ final class Painter {
         for f in fragments { pieces[f.member, default: 0] += 1 }
         for f in fragments {
             let m = members[f.member]
-            let memberChain = chain.prepending(Homography(m.transform))
-            let seal = dilation > 0 && !m.transform.isAffine
+            let plane = Homography(m.transform)
+            let memberChain = chain.prepending(plane)
+            // Only faces turned toward the viewer are sealed: the seams to close are between visible faces, and a
+            // dilated back face would show as a coloured hairline around a solid's silhouette.
+            let seal = dilation > 0 && !m.transform.isAffine && plane.matrix.determinant > 0
             if pieces[f.member] == 1 {
                 try drawNode(m.node, chain: memberChain, inheritedOpacity: m.inheritedOpacity, shade: m.shade,
                              filter: filter, seal: seal)
