@@ -14,7 +14,10 @@ enum LayerChanges {
 /// A frozen copy of what hit testing needs from a subtree: per layer, its flags and the inverse of the plane
 /// map into its 3D context (through transform layers, without flattening — the renderer's chain), and per
 /// context, its members. Queries walk it with explicit stacks, so any depth is safe.
-final class HitTestIndex {
+///
+/// `@unchecked Sendable`: it is never changed after `init`, so threads that query one tree at once may share it;
+/// the layers it refers to are only handed back to callers, who own the tree.
+final class HitTestIndex: @unchecked Sendable {
     /// Plain data only (no references), so the query loops read it in place without reference counting.
     struct Node {
         let isFlattening: Bool
@@ -237,9 +240,10 @@ final class HitTestIndex {
 extension Layer {
     /// The hit-test index of the subtree rooted here, rebuilt only when some layer changed since it was made.
     var hitTestIndex: HitTestIndex {
-        if let cached = cachedHitTestIndex, cached.changeCount == LayerChanges.count { return cached }
+        let count = LayerChanges.count
+        if let cached = hitTestCache.withLock({ $0 }), cached.changeCount == count { return cached }
         let index = HitTestIndex(receiver: self)
-        cachedHitTestIndex = index
+        hitTestCache.withLock { $0 = index }
         return index
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A rectangular plane in a tree of layers, with Core Animation's geometry. Corresponds to `CALayer`.
 ///
@@ -90,8 +91,9 @@ open class Layer {
 
     public internal(set) weak var superlayer: Layer? { didSet { LayerChanges.record() } }
     public internal(set) var sublayers: [Layer] = [] { didSet { LayerChanges.record() } }
-    /// The last hit-test index built with this layer as the receiver (see `hitTestIndex`).
-    var cachedHitTestIndex: HitTestIndex?
+    /// The last hit-test index built with this layer as the receiver (see `hitTestIndex`). Behind a lock:
+    /// hit testing only reads the model, so several threads may query one tree at once.
+    let hitTestCache = Mutex<HitTestIndex?>(nil)
 
     /// How the layer follows its superlayer's size changes (OS X rules). Default: fixed size and margins
     /// to the minimum edges. Corresponds to `CALayer.autoresizingMask`.
