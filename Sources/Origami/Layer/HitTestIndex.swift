@@ -144,7 +144,8 @@ final class HitTestIndex: @unchecked Sendable {
         self.members = (-1..<nodes.count).map { members[$0] ?? [] }
     }
 
-    /// `Layer.containsTouch(_:)` for node `i`: inside the bounds and, for a face with an outline, inside it.
+    /// Whether a touch at `p` reaches node `i`: inside its bounds (`Layer.contains`) and, for a face with an
+    /// outline, inside that outline.
     func containsTouch(_ i: Int, _ p: CGPoint) -> Bool {
         guard nodes[i].contains(p) else { return false }
         let o = nodes[i].outline

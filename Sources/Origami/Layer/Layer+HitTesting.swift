@@ -103,15 +103,8 @@ extension Layer {
 // MARK: - Faces
 
 extension Layer {
-    /// `contains(_:)`, and for a solid's face with an outline (a pyramid's triangle, a prism's cap) inside that
-    /// outline too: a touch on the bounds' empty corners reaches what lies behind, as the eye sees it.
-    func containsTouch(_ p: CGPoint) -> Bool {
-        guard contains(p) else { return false }
-        guard let polygon = (self as? Face)?.polygon, polygon.count >= 3 else { return true }
-        return Self.polygon(polygon, contains: p)
-    }
-
-    /// Even-odd point-in-polygon test.
+    /// Even-odd point-in-polygon test: touches on a solid's face with an outline (a pyramid's triangle, a
+    /// prism's cap) must fall inside it, so a touch on the bounds' empty corners reaches what lies behind.
     static func polygon(_ polygon: [CGPoint], contains p: CGPoint) -> Bool {
         var inside = false
         var j = polygon.count - 1

@@ -13,7 +13,8 @@ extension Painter {
     func drawImage(_ image: Bitmap, in rect: PlaneRect, chain: PlaneChain, filter: ColorFilter) throws {
         let face = chain.map(rect.corners)
         guard face.count >= 3, let box = PlaneRect.bounding(face) else { return }
-        // Off the canvas: nothing to draw, and a box at 1e300 must not reach the Int conversions below.
+        // Off the canvas: nothing to sample, and a face at 1e300, whose pixel box does not fit an `Int`, must not
+        // reach the conversions below.
         guard box.maxX > visible.minX, box.minX < visible.maxX, box.maxY > visible.minY, box.minY < visible.maxY else { return }
         let x0 = Int(max(box.minX, visible.minX).rounded(.down)), y0 = Int(max(box.minY, visible.minY).rounded(.down))
         let x1 = Int(min(box.maxX, visible.maxX).rounded(.up)), y1 = Int(min(box.maxY, visible.maxY).rounded(.up))

@@ -74,13 +74,15 @@ final class Painter {
         let rounded = node.outline
         let vertexShade = shade.map { $0.vertexMultiply?.count == 4 || $0.vertexAdd?.count == 4 } ?? false
         let inner = filter.inner(shade)
+        // An opaque 3D face is filled half a pixel wider (`seal`) so shared edges show no background; its outline
+        // mask, Gouraud shading and overlay cover that same wider outline, so no unshaded fringe remains.
+        let sealed = seal && (node.backgroundColor?.alpha ?? 0) >= 1
+        let outline = chain.map(rounded)
+        let filled = sealed ? outline.map { $0.dilated(by: dilation / 2) } : outline
         try cr.withSavedState {
-            if node.masksToBounds { try cr.clip(chain.map(rounded)) }
-            // A face's outline masks all it draws; sealed faces keep their half-pixel dilation inside the mask.
-            if node.shape != nil, !node.masksToBounds {
-                let sealed = seal && (node.backgroundColor?.alpha ?? 0) >= 1
-                try cr.clip(sealed ? chain.map(rounded).map { $0.dilated(by: dilation / 2) } : chain.map(rounded))
-            }
+            if node.masksToBounds { try cr.clip(outline) }
+            // A face's outline masks all it draws.
+            if node.shape != nil, !node.masksToBounds { try cr.clip(filled) }
             let grouped = alpha < 1
             if grouped { try cr.pushGroup() }
             if vertexShade { try cr.pushGroup() }
@@ -99,12 +101,10 @@ final class Painter {
                     overlay = nil
                 }
                 cr.setColor((fill.red, fill.green, fill.blue, fill.alpha))
-                let outline = chain.map(rounded)
-                try cr.fill(seal && bg.alpha >= 1 ? outline.map { $0.dilated(by: dilation / 2) } : outline)
+                try cr.fill(filled)
             }
             if let image = node.contents,
-               let rect = RenderNode.contentsRect(image, gravity: node.contentsGravity, scale: node.contentsScale, in: bounds),
-               isVisible(chain.map(rect.corners)) {
+               let rect = RenderNode.contentsRect(image, gravity: node.contentsGravity, scale: node.contentsScale, in: bounds) {
                 try drawImage(image, in: rect, chain: chain, filter: inner)
             }
             if let text = node.text, !node.textRings.isEmpty {
@@ -114,15 +114,11 @@ final class Painter {
             if !node.members.isEmpty { try drawScene(node.members, chain: chain, filter: inner) }
 
             if vertexShade, let shade {
-                // Sealed faces were dilated: the gradient covers the same outline so no unshaded fringe remains.
-                let sealed = seal && (node.backgroundColor?.alpha ?? 0) >= 1
-                try applyVertexShade(shade, bounds: bounds, rounded: rounded, chain: chain, grow: sealed ? dilation / 2 : 0)
+                try applyVertexShade(shade, bounds: bounds, clip: filled, chain: chain, grow: sealed ? dilation / 2 : 0)
             }
             if let overlay {
                 source(overlay, filter)
-                // Sealed faces were dilated: the overlay covers the same outline so no unshaded fringe remains.
-                let sealed = seal && (node.backgroundColor?.alpha ?? 0) >= 1
-                try cr.fill(sealed ? chain.map(rounded).map { $0.dilated(by: dilation / 2) } : chain.map(rounded))
+                try cr.fill(filled)
             }
             if node.borderWidth > 0, node.borderColor.alpha > 0 {
                 source(node.borderColor, filter)
@@ -133,20 +129,13 @@ final class Painter {
         }
     }
 
-    /// Whether a device-space ring overlaps the visible area. Image faces are only sampled there, and one that
-    /// lies wholly outside — possibly at 1e300, where its pixel bounds do not fit an `Int` — is skipped.
-    func isVisible(_ ring: Ring) -> Bool {
-        guard ring.count >= 3, let box = PlaneRect.bounding(ring) else { return false }
-        return box.maxX > visible.minX && box.minX < visible.maxX && box.maxY > visible.minY && box.minY < visible.maxY
-    }
-
     /// Gouraud shading of the plane's own drawing (the open group): corner colours interpolated by a Cairo mesh
     /// patch over the projected corners, composited with MULTIPLY (then ADD) and masked by the drawing's own
     /// alpha, clipped to the rounded bounds. Exact on opaque pixels; the interpolation is linear in device
     /// space (not perspective-correct), and partially covered edge pixels are approximated.
     /// `grow` (device pixels) widens the patch and the clip to cover a sealed face's dilated fringe; the
     /// corner colours extend over it unchanged.
-    private func applyVertexShade(_ shade: FaceShade, bounds: PlaneRect, rounded: [Ring], chain: PlaneChain,
+    private func applyVertexShade(_ shade: FaceShade, bounds: PlaneRect, clip: [Ring], chain: PlaneChain,
                                   grow: Double) throws {
         let content = try cr.popGroupPattern()
         let h = cr.handle
@@ -164,7 +153,6 @@ final class Painter {
                 return d > 0 ? PlanePoint(p.x + dx / d * 4 * grow, p.y + dy / d * 4 * grow) : p
             }
         }
-        let clipOutline = grow > 0 ? chain.map(rounded).map { $0.dilated(by: grow) } : chain.map(rounded)
         for (colors, op) in [(shade.vertexMultiply, CAIRO_OPERATOR_MULTIPLY), (shade.vertexAdd, CAIRO_OPERATOR_ADD)] {
             guard let colors, colors.count == 4 else { continue }
             let mesh = try CairoPattern(taking: cairo_pattern_create_mesh(), operation: "cairo_pattern_create_mesh")
@@ -177,7 +165,7 @@ final class Painter {
             }
             cairo_mesh_pattern_end_patch(mesh.handle)
             try cr.withSavedState {
-                try cr.clip(clipOutline)
+                try cr.clip(clip)
                 cairo_set_operator(h, op)
                 cairo_set_source(h, mesh.handle)
                 cairo_mask(h, content.handle)
