@@ -13,7 +13,9 @@ extension Layer {
     /// - a frame with NaN or ∞ is ignored (the layer is unchanged).
     public var frame: CGRect {
         // Field by field: handing the whole geometry (two 4×4 matrices) to `LayerGeometry.frame` copies it.
-        get {
+        // Inlinable (and `geometry` final) so a caller in another module reads the fields in place: an opaque
+        // call makes the caller retain and release the layer around it, which costs more than the arithmetic.
+        @inlinable @inline(__always) get {
             LayerGeometry.frame(
                 size: geometry.bounds.size, anchorPoint: geometry.anchorPoint,
                 a: geometry.transform.m11, b: geometry.transform.m12, c: geometry.transform.m21,
