@@ -62,8 +62,9 @@ enum GeometryBenchmarks {
         try depthSort(h, group)
     }
 
-    /// A point converted from the innermost of three nested 3D-transformed layers to the root.
-    static func conversion(_ h: Harness, _ group: String) throws {
+    /// Three nested 3D-transformed layers under a root with perspective: the library's tree and the same
+    /// geometry as plain data for the hand-written loop (index 0 is the root).
+    static func conversionChain() throws -> (root: Layer, leaf: Layer, hand: [HandLayer]) {
         let root = Layer(frame: CGRect(x: 0, y: 0, width: 400, height: 400))
         var p = Transform3D.identity; p.m34 = -1.0 / 600
         root.sublayerTransform = p
@@ -82,6 +83,12 @@ enum GeometryBenchmarks {
                                        sublayerTransform: k < 2 ? Scenes.m4(p) : .identity))
             parent = l
         }
+        return (root, parent, handChain)
+    }
+
+    /// A point converted from the innermost of three nested 3D-transformed layers to the root.
+    static func conversion(_ h: Harness, _ group: String) throws {
+        let (root, parent, handChain) = try conversionChain()
         let leaf = opaque(parent), top = opaque(root), chain = opaque(handChain)
         var i = 0
         h.row(group, "convert point, 3-level 3D chain", baseline: "hand: 3 homographies + divides") {

@@ -95,6 +95,21 @@ struct ConversionTests {
         expectApprox(grandchild.convert(CGPoint(0, 0), to: parent), CGPoint(10, 110), tolerance: 1e-12)
     }
 
+    @Test("geometryFlipped with a sublayerTransform: the flip first, then the sublayerTransform about the anchor")
+    func geometryFlippedWithSublayerTransform() throws {
+        let parent = Layer(frame: CGRect(0, 0, 200, 100))
+        let child = Layer(frame: CGRect(10, 10, 20, 20))
+        try parent.addSublayer(child)
+        parent.isGeometryFlipped = true
+        parent.sublayerTransform = CATransform3DMakeScale(2, 3, 1)
+        // The child's (0, 0) sits at (10, 10); flipped: (10, 90); about the anchor (100, 50):
+        // (−90, 40) · scale(2, 3) = (−180, 120), back: (−80, 170).
+        expectApprox(child.convert(CGPoint(0, 0), to: parent), CGPoint(-80, 170), tolerance: 1e-12)
+        // (20, 20) in the child sits at (30, 30); flipped (30, 70); (−70, 20) → (−140, 60) → (−40, 110).
+        expectApprox(child.convert(CGPoint(20, 20), to: parent), CGPoint(-40, 110), tolerance: 1e-12)
+        expectApprox(child.convert(CGPoint(-40, 110), from: parent), CGPoint(20, 20), tolerance: 1e-12)
+    }
+
     // MARK: 3D
 
     /// The book's listing 5.5 set-up: a 200×200 container with m34 = −1/500 as sublayerTransform, holding a

@@ -276,6 +276,30 @@ struct LayerHierarchyTests {
         #expect(layer.sublayers.isEmpty && layer.superlayer == nil)
     }
 
+    @Test("A sublayer that outlives its superlayer forgets it, at every level of a released tree")
+    func outlivesSuperlayer() throws {
+        // `superlayer` is unowned: the superlayer's deinit must clear it, or reading it would trap.
+        var root: Layer? = Layer(name: "root")
+        var kept: Layer? = Layer(name: "kept")         // held here and by root
+        let keptChild = Layer(name: "keptChild")       // under a layer that survives
+        let orphan = Layer(name: "orphan")             // under a layer that dies with root
+        try kept!.addSublayer(keptChild)
+        try root!.addSublayer(kept!)
+        do {
+            let dying = Layer(name: "dying")
+            try dying.addSublayer(orphan)
+            try root!.addSublayer(dying)
+        }
+        root = nil
+        #expect(kept!.superlayer == nil && kept!.root === kept!)
+        #expect(keptChild.superlayer === kept)
+        #expect(orphan.superlayer == nil && orphan.ancestors.isEmpty)
+        // A conversion or hit test through the survivors walks up only as far as they still go.
+        #expect(keptChild.convert(CGPoint(x: 1, y: 2), to: kept) == CGPoint(x: 1, y: 2))
+        kept = nil
+        #expect(keptChild.superlayer == nil)
+    }
+
     @Test("setSublayers replaces all, and refuses a cycle without changing anything")
     func setSublayers() throws {
         let (parent, a, b, c) = try family()

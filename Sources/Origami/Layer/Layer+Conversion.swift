@@ -28,22 +28,28 @@ extension Layer {
     /// `ancestor` is not an ancestor of the receiver (or the receiver itself).
     public func planeMaps(to ancestor: Layer?) -> [Homography]? {
         var maps: [Homography] = []
-        var m = Transform3D.identity
+        return forEachPlaneMap(to: ancestor) { maps.append($0); return true } ? maps : nil
+    }
+
+    /// Walks `planeMaps(to:)` without collecting it: `body` gets each map from the receiver upwards and may
+    /// stop the walk by returning false. Returns false when the walk stopped or `ancestor` was not reached.
+    private func forEachPlaneMap(to ancestor: Layer?, _ body: (Homography) -> Bool) -> Bool {
+        var m: Transform3D?  // the 4×4 chain since the last flattening step; nil: identity
         var current: Layer = self
         while current !== ancestor {
-            m = m.concatenating(current.transformToSuperlayer)
-            guard let s = current.superlayer else {
-                guard ancestor == nil else { return nil }
-                maps.append(Homography(m))
-                return maps
-            }
+            let s = current.superlayer
+            let up = current.geometry.transform(toSuperlayer: s?.geometry)
+            let chained = m.map { $0.concatenating(up) } ?? up
+            guard let s else { return ancestor == nil && body(Homography(chained)) }
             if s.isFlattening || s === ancestor {
-                maps.append(Homography(m))
-                m = .identity
+                guard body(Homography(chained)) else { return false }
+                m = nil
+            } else {
+                m = chained
             }
             current = s
         }
-        return maps
+        return true
     }
 
     /// The nearest ancestor-or-self that flattens (is not a `TransformLayer`); `nil` when there is none.
@@ -53,13 +59,23 @@ extension Layer {
         return a
     }
 
+    /// The number of ancestors (0 for a root).
+    private var depth: Int {
+        var n = 0, a = superlayer
+        while let x = a { n += 1; a = x.superlayer }
+        return n
+    }
+
     /// The space two layers meet in for conversion: their nearest common ancestor, lifted past transform layers
     /// to the layer that flattens them (what is seen); `nil` for the virtual space above the root(s).
     private func conversionSpace(with other: Layer?) -> Layer? {
         guard let other else { return nil }
-        let mine = Set([self] + ancestors)
-        var a: Layer? = other
-        while let x = a, !mine.contains(x) { a = x.superlayer }
+        // Level the two walks, then climb in step until they meet (they do not when the trees differ).
+        var a: Layer? = self, b: Layer? = other
+        var da = depth, db = other.depth
+        while da > db { a = a?.superlayer; da -= 1 }
+        while db > da { b = b?.superlayer; db -= 1 }
+        while let x = a, let y = b, x !== y { a = x.superlayer; b = y.superlayer }
         return a?.nearestFlatteningAncestorOrSelf
     }
 
@@ -73,14 +89,23 @@ extension Layer {
     public func convert(_ point: CGPoint, from layer: Layer?) -> CGPoint? {
         guard point.x.isFinite, point.y.isFinite else { return nil }
         let space = conversionSpace(with: layer)
-        var p = point
+        var p: CGPoint? = point
         if let layer {
-            guard let up = layer.planeMaps(to: space) else { return nil }
-            for h in up { guard let q = h.apply(p) else { return nil }; p = q }
+            guard layer.forEachPlaneMap(to: space, { h in p = h.apply(p!); return p != nil }) else { return nil }
         }
-        guard let down = planeMaps(to: space) else { return nil }
-        for h in down.reversed() { guard let q = h.unapply(p) else { return nil }; p = q }
-        return p
+        // Down to the receiver the maps are undone from the top, the reverse of the walk's order, so they are
+        // gathered first — on the stack: a walk of n levels gives at most n + 1 maps.
+        guard self !== space else { return p }
+        var levels = 1, a = superlayer
+        while let x = a, x !== space { levels += 1; a = x.superlayer }
+        return withUnsafeTemporaryAllocation(of: Homography.self, capacity: levels + 1) { maps -> CGPoint? in
+            var n = 0
+            let reached = forEachPlaneMap(to: space) { maps.initializeElement(at: n, to: $0); n += 1; return true }
+            defer { maps.baseAddress!.deinitialize(count: n) }
+            guard reached else { return nil }
+            for h in maps[..<n].reversed() { p = p.flatMap(h.unapply) }
+            return p
+        }
     }
 
     /// Maps `point` from the receiver's bounds space into `layer`'s. Corresponds to

@@ -89,7 +89,11 @@ open class Layer {
     /// `nil`: unlit. Lighting never changes the layers; it is a render-time pass.
     public var lighting: (any FaceShader)?
 
-    public internal(set) weak var superlayer: Layer? { didSet { LayerChanges.record() } }
+    /// The layer whose `sublayers` hold this one. Unowned rather than weak: a weak reference gives every layer
+    /// a side table, which makes each walk up the tree and every retain of a layer take the slow path
+    /// (conversion was 60 % reference counting). A superlayer clears it when it lets a sublayer go, in
+    /// `removeFromSuperlayer`, `replaceSublayer`, `setSublayers` and `deinit`, so it never dangles.
+    public internal(set) final unowned var superlayer: Layer? { didSet { LayerChanges.record() } }
     public internal(set) var sublayers: [Layer] = [] { didSet { LayerChanges.record() } }
     /// The last hit-test index built with this layer as the receiver (see `hitTestIndex`). Behind a lock:
     /// hit testing only reads the model, so several threads may query one tree at once.
@@ -115,11 +119,13 @@ open class Layer {
     /// Releasing a tree releases each level from the one above, one stack frame per level, so a chain of a few
     /// tens of thousands of layers would overflow the stack when dropped. Sublayers held only by this layer
     /// are detached into a worklist instead, level by level, and released here with no sublayers of their own.
+    /// Every layer taken off a dying superlayer forgets it (`superlayer` is unowned).
     deinit {
         guard !sublayers.isEmpty else { return }
         var pending = sublayers
         sublayers = []
         while var layer = pending.popLast() {
+            layer.superlayer = nil
             if isKnownUniquelyReferenced(&layer) {
                 pending.append(contentsOf: layer.sublayers)
                 layer.sublayers = []

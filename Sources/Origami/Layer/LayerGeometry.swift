@@ -30,22 +30,7 @@ extension LayerGeometry {
     /// From the layer's bounds space into the space its superlayer places sublayers in:
     /// `T(−A) · transform · T(position.x, position.y, zPosition)`.
     public var placementTransform: Transform3D {
-        let a = anchor
-        // The two translations folded in by hand: the same sums as the full products (whose other terms are
-        // exact zeros), without 128 multiplications — every hit test, conversion and snapshot calls this.
-        var m = transform
-        // T(−A) · M: only the translation row changes.
-        m.m41 = -a.x * m.m11 + -a.y * m.m21 + -a.z * m.m31 + m.m41
-        m.m42 = -a.x * m.m12 + -a.y * m.m22 + -a.z * m.m32 + m.m42
-        m.m43 = -a.x * m.m13 + -a.y * m.m23 + -a.z * m.m33 + m.m43
-        m.m44 = -a.x * m.m14 + -a.y * m.m24 + -a.z * m.m34 + m.m44
-        // · T(P): column j gains column 4 times P_j.
-        let px = Double(position.x), py = Double(position.y), pz = zPosition
-        m.m11 += m.m14 * px; m.m12 += m.m14 * py; m.m13 += m.m14 * pz
-        m.m21 += m.m24 * px; m.m22 += m.m24 * py; m.m23 += m.m24 * pz
-        m.m31 += m.m34 * px; m.m32 += m.m34 * py; m.m33 += m.m34 * pz
-        m.m41 += m.m44 * px; m.m42 += m.m44 * py; m.m43 += m.m44 * pz
-        return m
+        Self.translated(transform, before: -anchor, after: Vector3(Double(position.x), Double(position.y), zPosition))
     }
 
     /// From the space this layer places its sublayers in, into its own bounds space: the geometry flip
@@ -53,17 +38,35 @@ extension LayerGeometry {
     /// `T(−A) · sublayerTransform · T(A)` — which is why a perspective in `sublayerTransform` has its
     /// vanishing point at the layer's centre by default.
     public var sublayerSpaceTransform: Transform3D {
-        let a = anchor
         var m = Transform3D.identity
-        if isGeometryFlipped {
-            let b = bounds.standardized
-            m.m22 = -1
-            m.m42 = 2 * Double(b.minY) + Double(b.height)
+        if !sublayerTransform.isIdentity {
+            let a = anchor
+            m = Self.translated(sublayerTransform, before: -a, after: a)
         }
-        guard !sublayerTransform.isIdentity else { return m }
-        return m.concatenating(Transform3D(translationX: -a.x, y: -a.y, z: -a.z))
-            .concatenating(sublayerTransform)
-            .concatenating(Transform3D(translationX: a.x, y: a.y, z: a.z))
+        guard isGeometryFlipped else { return m }
+        // Flip · M, with the flip's rows (0, −1, 0, 0) and (0, c, 0, 1): row 2 negates, row 4 gains c · row 2.
+        let b = bounds.standardized, c = 2 * Double(b.minY) + Double(b.height)
+        m.m41 += c * m.m21; m.m42 += c * m.m22; m.m43 += c * m.m23; m.m44 += c * m.m24
+        m.m21 = -m.m21; m.m22 = -m.m22; m.m23 = -m.m23; m.m24 = -m.m24
+        return m
+    }
+
+    /// `T(t) · m · T(p)` with the two translations folded in by hand: the same sums as the full products
+    /// (whose other terms are exact zeros) without their 128 multiplications. Every hit test, conversion
+    /// and snapshot builds placements and sublayer spaces this way.
+    static func translated(_ m: Transform3D, before t: Vector3, after p: Vector3) -> Transform3D {
+        var m = m
+        // T(t) · M: only the translation row changes.
+        m.m41 = t.x * m.m11 + t.y * m.m21 + t.z * m.m31 + m.m41
+        m.m42 = t.x * m.m12 + t.y * m.m22 + t.z * m.m32 + m.m42
+        m.m43 = t.x * m.m13 + t.y * m.m23 + t.z * m.m33 + m.m43
+        m.m44 = t.x * m.m14 + t.y * m.m24 + t.z * m.m34 + m.m44
+        // · T(p): column j gains column 4 times p_j.
+        m.m11 += m.m14 * p.x; m.m12 += m.m14 * p.y; m.m13 += m.m14 * p.z
+        m.m21 += m.m24 * p.x; m.m22 += m.m24 * p.y; m.m23 += m.m24 * p.z
+        m.m31 += m.m34 * p.x; m.m32 += m.m34 * p.y; m.m33 += m.m34 * p.z
+        m.m41 += m.m44 * p.x; m.m42 += m.m44 * p.y; m.m43 += m.m44 * p.z
+        return m
     }
 
     /// `M(L→S)`: from this layer's bounds space into `superlayer`'s bounds space (or, for a root,
