@@ -65,10 +65,12 @@ final class HitTestIndex: @unchecked Sendable {
     let outlines: [[CGPoint]]
     let childList: [Int]
     let childListByZ: [Int]
-    /// Members of each context, at `owner + 1` (so the query plane, owner −1, is at 0): the non-transform layers
-    /// drawn into it, in tree pre-order, leaving out subtrees of transform layers that do not receive hits
-    /// (`.frontmost`).
-    let members: [[Int]]
+    /// Members of each context: the non-transform layers drawn into it, in tree pre-order, leaving out subtrees
+    /// of transform layers that do not receive hits (`.frontmost`). Context `owner` (−1: the query plane) holds
+    /// `memberList[memberStart[owner + 1] ..< memberStart[owner + 2]]`: one flat array, so a query reads it
+    /// without retaining an array per context.
+    let memberList: [Int]
+    let memberStart: [Int]
     let changeCount: UInt64
 
     init(receiver: Layer) {
@@ -141,7 +143,13 @@ final class HitTestIndex: @unchecked Sendable {
         self.outlines = outlines
         self.childList = childList
         self.childListByZ = childListByZ
-        self.members = (-1..<nodes.count).map { members[$0] ?? [] }
+        var memberList: [Int] = [], memberStart = [0]
+        for owner in -1..<nodes.count {
+            memberList += members[owner] ?? []
+            memberStart.append(memberList.count)
+        }
+        self.memberList = memberList
+        self.memberStart = memberStart
     }
 
     /// Whether a touch at `p` reaches node `i`: inside its bounds (`Layer.contains`) and, for a face with an
@@ -185,43 +193,34 @@ final class HitTestIndex: @unchecked Sendable {
 
     // MARK: Depth order
 
-    struct VisibleHit {
-        let layer: Layer
-        let local: CGPoint
-        let culled: Bool
-    }
-
-    /// Every layer under `point` (receiver's superlayer space), frontmost first: each context's members in
-    /// depth order (ties: higher zPosition, then later in the tree), a member's own scene above the member.
-    /// With `firstVisibleOnly`, stops at the first hit that is not culled (what `.frontmost` returns).
-    func visibleOrder(at point: CGPoint, firstVisibleOnly: Bool = false) -> [VisibleHit] {
+    /// Visits every layer under `point` (receiver's superlayer space), frontmost first, until `visit` returns
+    /// true: each context's members in depth order (ties: higher zPosition, then later in the tree), a member's
+    /// own scene above the member. `culled` marks a layer seen from behind (single-sided) or inside one.
+    func visitInDepthOrder(point: CGPoint, _ visit: (_ layer: Layer, _ local: CGPoint, _ culled: Bool) -> Bool) {
         enum Step { case collect(owner: Int, CGPoint, culled: Bool), emit(node: Int, CGPoint, culled: Bool) }
-        struct Candidate { let node: Int; let order: Int; let local: CGPoint; let depth: Double }
+        struct Candidate { let node: Int; let order: Int; let local: CGPoint; let depth: Double; let z: Double }
         // One buffer for every context's candidates: each is consumed before the next context is collected.
         var candidates: [Candidate] = []
         candidates.reserveCapacity(8)
-        var out: [VisibleHit] = []
         var stack: [Step] = []
         stack.reserveCapacity(16)
         stack.append(.collect(owner: -1, point, culled: false))
         while let step = stack.popLast() {
             switch step {
             case let .emit(node, local, culled):
-                if firstVisibleOnly && culled { continue }
-                out.append(VisibleHit(layer: layers[node].layer, local: local, culled: culled))
-                if firstVisibleOnly { return out }
+                if visit(layers[node].layer, local, culled) { return }
             case let .collect(owner, p, culled):
                 candidates.removeAll(keepingCapacity: true)
-                for (order, m) in members[owner + 1].enumerated() {
+                let range = memberStart[owner + 1] ..< memberStart[owner + 2]
+                for (order, m) in memberList[range].enumerated() {
                     guard let local = nodes[m].fromOwner?.apply(p),
                           let q = nodes[m].toOwner.apply(Vector3(Double(local.x), Double(local.y), 0)) else { continue }
-                    candidates.append(Candidate(node: m, order: order, local: local, depth: q.z))
+                    candidates.append(Candidate(node: m, order: order, local: local, depth: q.z, z: nodes[m].zPosition))
                 }
                 candidates.sort { a, b in
                     let tolerance = 1e-9 * max(1, abs(a.depth), abs(b.depth))
                     if abs(a.depth - b.depth) > tolerance { return a.depth > b.depth }
-                    let za = nodes[a.node].zPosition, zb = nodes[b.node].zPosition
-                    if za != zb { return za > zb }
+                    if a.z != b.z { return a.z > b.z }
                     return a.order > b.order
                 }
                 // Front to back: each candidate's own scene, then the candidate — pushed in reverse so that they
@@ -230,11 +229,12 @@ final class HitTestIndex: @unchecked Sendable {
                     if nodes[c.node].masksToBounds && !nodes[c.node].contains(c.local) { continue }
                     let hidden = culled || (!nodes[c.node].isDoubleSided && nodes[c.node].determinant < 0)
                     if containsTouch(c.node, c.local) { stack.append(.emit(node: c.node, c.local, culled: hidden)) }
-                    if !members[c.node + 1].isEmpty { stack.append(.collect(owner: c.node, c.local, culled: hidden)) }
+                    if memberStart[c.node + 1] < memberStart[c.node + 2] {
+                        stack.append(.collect(owner: c.node, c.local, culled: hidden))
+                    }
                 }
             }
         }
-        return out
     }
 }
 

@@ -68,17 +68,20 @@ extension Layer {
             tree.append((layer, local))
             return false
         }
-        let visible = index.visibleOrder(at: point)
-        // First index of each layer in depth order: a lookup per hit, not a scan (deep trees have many hits).
-        var depthIndex: [ObjectIdentifier: Int] = [:]
-        for (i, v) in visible.enumerated() where depthIndex[ObjectIdentifier(v.layer)] == nil {
-            depthIndex[ObjectIdentifier(v.layer)] = i
+        // Each layer's first rank in depth order, and whether it is culled there: a lookup per hit, not a scan
+        // (deep trees have many hits).
+        var depthRanks: [ObjectIdentifier: (rank: Int, culled: Bool)] = [:]
+        var visibleCount = 0
+        index.visitInDepthOrder(point: point) { layer, _, culled in
+            if depthRanks[ObjectIdentifier(layer)] == nil { depthRanks[ObjectIdentifier(layer)] = (visibleCount, culled) }
+            visibleCount += 1
+            return false
         }
         return tree.enumerated().map { rank, hit in
-            let v = depthIndex[ObjectIdentifier(hit.0)]
+            let v = depthRanks[ObjectIdentifier(hit.0)]
             return HitCandidate(
                 result: describeHit(layer: hit.0, localPoint: hit.1), treeRank: rank,
-                depthRank: v ?? visible.count, isCulled: v.map { visible[$0].culled } ?? false)
+                depthRank: v?.rank ?? visibleCount, isCulled: v?.culled ?? false)
         }
     }
 
@@ -95,7 +98,13 @@ extension Layer {
             }
             return found
         case .frontmost:
-            return index.visibleOrder(at: point, firstVisibleOnly: true).first.map { ($0.layer, $0.local) }
+            // The first hit that is not culled: what the eye sees at the point.
+            var found: (Layer, CGPoint)?
+            index.visitInDepthOrder(point: point) { layer, local, culled in
+                if !culled { found = (layer, local) }
+                return !culled
+            }
+            return found
         }
     }
 }
