@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Origami
 @_spi(Benchmarks) import OrigamiRender
 
@@ -127,8 +128,8 @@ enum GeometryBenchmarks {
             }
         }
 
-        // Every 8th pixel of a 1024² canvas over the cube: 128×128 touches per call (the library has no hitmap
-        // API yet, so this stands in for one).
+        // Every 8th pixel of a 1024² canvas over the cube: 128×128 touches per call, one core — the cost of a
+        // query in bulk, without the hit map's bookkeeping.
         let grid = (0..<128).flatMap { y in (0..<128).map { x in
             CGPoint(x: (Double(x * 8) + 0.5) / Scenes.scale, y: (Double(y * 8) + 0.5) / Scenes.scale) } }
         for (policy, label) in [policies[0], policies[2]] {
@@ -144,6 +145,36 @@ enum GeometryBenchmarks {
                 }
                 blackHole(hits)
             }
+        }
+    }
+
+    /// `HitMap` of the book cube at 1024² (both policies at every pixel centre, rows shared among the cores)
+    /// against the hand-written loop on the same 2 × 1024² queries, split among the cores the same way.
+    static func hitMap(_ h: Harness) throws {
+        nonisolated(unsafe) let cube = opaque(try Scenes.bookCube(lighting: nil))
+        let (container, faces) = Scenes.handCube()
+        let n = Scenes.pixels, bands = ProcessInfo.processInfo.activeProcessorCount * 4
+        var intercepted = 0
+        try h.row("rendering", "hitmap 1024² of the book cube, all cores", baseline: "hand: the same 2 × 1024² queries, all cores",
+                  note: "\(ProcessInfo.processInfo.activeProcessorCount) cores; \(intercepted) px intercepted (tree order ≠ frontmost)",
+                  samples: 5) {
+            let map = try HitMap(root: cube, size: Scenes.canvas, scale: Scenes.scale) { $0.name ?? "?" }
+            intercepted = map.interceptedCount
+            blackHole(map)
+        } against: {
+            let hits = Mutex(0)
+            DispatchQueue.concurrentPerform(iterations: bands) { b in
+                var found = 0
+                for y in b * n / bands ..< (b + 1) * n / bands {
+                    for x in 0..<n {
+                        let p = CGPoint(x: (Double(x) + 0.5) / Scenes.scale, y: (Double(y) + 0.5) / Scenes.scale)
+                        if handHit(p, container: container, faces: faces, frontmost: false) >= 0 { found += 1 }
+                        if handHit(p, container: container, faces: faces, frontmost: true) >= 0 { found += 1 }
+                    }
+                }
+                hits.withLock { $0 += found }
+            }
+            blackHole(hits.withLock { $0 })
         }
     }
 

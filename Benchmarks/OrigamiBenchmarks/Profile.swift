@@ -30,11 +30,14 @@ enum Profile {
             let layer = Layer(frame: CGRect(x: 10, y: 20, width: 100, height: 50))
             layer.transform = Transform3D(rotationAngle: 0.3, x: 0, y: 0, z: 1)
             for _ in 0..<iterations * 10_000 { blackHole(opaque(layer).frame) }
+        case "hitmap":
+            let cube = try Scenes.bookCube(lighting: nil)
+            for _ in 0..<iterations { blackHole(try HitMap(root: cube, size: Scenes.canvas, scale: Scenes.scale) { $0.name ?? "?" }) }
         case "convert":
             let (root, leaf, _) = try GeometryBenchmarks.conversionChain()
             for _ in 0..<iterations * 1000 { blackHole(root.convert(opaque(CGPoint(x: 20, y: 30)), from: leaf)) }
         default:
-            throw BenchError("unknown profile \(name): flat, image, lattice, png-flat, png-image, hit-tree, hit-frontmost, frame, convert")
+            throw BenchError("unknown profile \(name): flat, image, lattice, png-flat, png-image, hit-tree, hit-frontmost, hitmap, frame, convert")
         }
     }
 }

@@ -26,6 +26,7 @@ do {
     FileHandle.standardError.write(Data("Origami benchmarks (release build, \(ProcessInfo.processInfo.activeProcessorCount) cores)\n".utf8))
     try GeometryBenchmarks.run(harness)
     try RenderBenchmarks.run(harness)
+    try GeometryBenchmarks.hitMap(harness)
     try OutputBenchmarks.run(harness, origami: option("--origami"), models: option("--models") ?? "Models")
     try SweepBenchmarks.run(harness)
     print(harness.table())

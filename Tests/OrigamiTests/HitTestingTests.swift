@@ -318,46 +318,30 @@ struct HitTestingRulesTests {
 /// meant for face 3 (and its button) although they face away.
 @Suite("Hit testing: the book's cube")
 struct CubeHitTestingTests {
-    // The expected screen positions are derived here with the matrices written out, independently of the
-    // library's chain: the container's sublayerTransform maps a point p of the cube (relative to the container's
-    // centre (200, 200)) to q = p·Ry(−π/4)·Rx(−π/4), then divides by w = 1 − q.z/500.
-    static let h = 0.5.squareRoot()
-    /// Ry(−π/4) as CATransform3DMakeRotation writes it (m13 = −sin, m31 = sin, sin = −h).
-    static let ry: [[Double]] = [[h, 0, h], [0, 1, 0], [-h, 0, h]]
-    /// Rx(−π/4) (m23 = sin, m32 = −sin, sin = −h).
-    static let rx: [[Double]] = [[1, 0, 0], [0, h, -h], [0, h, h]]
+    // The probes and their projection, derived by hand: see `BookCubeProbes` in TestSupport.
+    static let p1 = BookCubeProbes.p1, p1Local = BookCubeProbes.p1Local
+    static let p2 = BookCubeProbes.p2, p2Local = BookCubeProbes.p2Local
+    static func project(_ p: [Double]) -> (point: CGPoint, depth: Double) { BookCubeProbes.project(p) }
 
-    static func times(_ v: [Double], _ m: [[Double]]) -> [Double] {
-        (0..<3).map { j in v[0] * m[0][j] + v[1] * m[1][j] + v[2] * m[2][j] }
+    @Test("A batch of points gives, per point, what hitTest gives, numbering each layer once in order of first hit",
+          arguments: HitTestPolicy.allCases)
+    func batch(policy: HitTestPolicy) throws {
+        let cube = try BookCube()
+        let p1 = Self.project(Self.p1).point, p2 = Self.project(Self.p2).point
+        let points = [p1, CGPoint(5, 5), p2, CGPoint(.nan, 0), p1, CGPoint(-10, 200), p2]
+        let batch = cube.container.hitTest(points, policy: policy)
+        #expect(batch.hits.count == points.count)
+        for (i, p) in points.enumerated() { #expect(batch[i] === cube.container.hitTest(p, policy: policy), "point \(i)") }
+        // Derived by hand (see BookCubeProbes): P1 reaches face 5 in tree order and face 3 frontmost, P2 face 6
+        // and face 3; (5, 5) is the container's corner; NaN and (−10, 200), left of the container, reach nothing.
+        let interceptors = policy == .frontmost ? (cube.face(3), cube.face(3)) : (cube.face(5), cube.face(6))
+        let expected: [Layer?] = [interceptors.0, cube.container, interceptors.1, nil, interceptors.0, nil, interceptors.1]
+        #expect(zip(points.indices, expected).allSatisfy { batch[$0] === $1 })
+        let distinct = policy == .frontmost ? [cube.face(3), cube.container] : [cube.face(5), cube.container, cube.face(6)]
+        #expect(batch.layers.count == distinct.count && zip(batch.layers, distinct).allSatisfy { $0 === $1 })
+        #expect(batch.hits == (policy == .frontmost ? [0, 1, 0, -1, 0, -1, 0] : [0, 1, 2, -1, 0, -1, 2]))
+        #expect(cube.container.hitTest([], policy: policy).hits.isEmpty)
     }
-
-    /// The screen (container) position of a cube point, and its depth z/w.
-    static func project(_ p: [Double]) -> (point: CGPoint, depth: Double) {
-        let q = times(times(p, ry), rx)
-        let w = 1 - q[2] / 500
-        return (CGPoint(200 + q[0] / w, 200 + q[1] / w), q[2] / w)
-    }
-
-    // Where the eye is, in cube space: (0, 0, 500) turned back by Rx(π/4) then Ry(π/4) = (250, −353.55, 250):
-    // above, right and in front — so faces 1, 2, 3 are seen and 4, 5, 6 face away.
-    //
-    // P1 = (0, −100, 40) on the top face (face 3's local (100, 140)). The view ray E + s(P1 − E), direction
-    // (−250, 253.55, −210), meets: x = −100 at s = 1.4 → (−100, 1.4, −44), inside face 5 (left);
-    // z = −100 at s = 1.67 → x = −167, outside face 6; y = 100 at s = 1.79 → x = −197, outside face 4;
-    // z = 100 at s = 0.71 → y = −172, outside face 1; x = 100 at s = 0.6 → y = −201, outside face 2.
-    // So under P1 lie exactly face 3 (front) and face 5 (behind it).
-    static let p1: [Double] = [0, -100, 40]
-    static let p1Local = CGPoint(100, 140)
-    //
-    // P2 = (60, −100, −40) (face 3's local (160, 60)), direction (−190, 253.55, −290): z = −100 at s = 1.21 →
-    // (20.7, −47.6, −100), inside face 6 (back); x = −100 at s = 1.84 → y = 113, outside face 5; y = 100 at
-    // s = 1.79 → z = −269, outside face 4; z = 100 at s = 0.52 → x = 152, outside face 1; x = 100 at s = 0.79
-    // → y = −153, outside face 2. Under P2: face 3 and face 6.
-    static let p2: [Double] = [60, -100, -40]
-    static let p2Local = CGPoint(160, 60)
-    //
-    // (Face 3's centre (0, −100, 0) is a poor probe: its ray leaves the cube exactly along the edge between
-    // faces 5 and 6, at (−100, 1.4, −100), where rounding decides which of the two claims it.)
 
     @Test("Tree order: faces 5 and 6, added after face 3, intercept touches on face 3",
           arguments: [(CubeHitTestingTests.p1, 5), (CubeHitTestingTests.p2, 6)])
@@ -446,7 +430,7 @@ struct CubeHitTestingTests {
         #expect(all.map(\.depthRank) == [1, 0, 2])
         // Face 5's point: (−100, 1.42, −44) in the cube, its local (u, v) = (z + 100, y + 100).
         // The ray from the eye E = (250, −500h, 250) towards P1 reaches x = −100 at s = 1.4.
-        let h = CubeHitTestingTests.h
+        let h = BookCubeProbes.h
         let y5 = -500 * h + 1.4 * (-100 + 500 * h)
         expectApprox(all[0].result.localPoint, CGPoint(56, y5 + 100), tolerance: 1e-6)
         let (_, depth5) = CubeHitTestingTests.project([-100, y5, -44])

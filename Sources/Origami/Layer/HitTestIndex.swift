@@ -29,9 +29,9 @@ final class HitTestIndex: @unchecked Sendable {
         let zPosition: Double
         /// The bounds (standardised), for `contains` without touching the layer.
         let minX: Double, minY: Double, maxX: Double, maxY: Double
-        /// Index in `outlines` of a solid face's outline (`Face.polygon`), which touches must fall inside too;
-        /// −1 for none.
-        let outline: Int
+        /// Where a solid face's outline (`Face.polygon`), which touches must fall inside too, lies in
+        /// `outlinePoints`; an empty range for none.
+        let outline: Range<Int>
         /// The context this layer is drawn into: the nearest flattening proper ancestor inside the subtree, or
         /// −1 for the query plane (the receiver's superlayer space).
         let owner: Int
@@ -60,24 +60,27 @@ final class HitTestIndex: @unchecked Sendable {
     /// change (its removal) that retires this index first.
     struct LayerReference { unowned let layer: Layer }
 
-    let nodes: [Node]
+    // The tables a query reads live in buffers the index owns rather than in arrays: threads share an index,
+    // and every read of an array property of a shared object retains and releases its storage, an atomic
+    // write to one cache line that the threads then pass back and forth (a two-core hit map ran 2.7× slower).
+    let nodes: UnsafeBufferPointer<Node>
     let layers: [LayerReference]
-    let outlines: [[CGPoint]]
-    let childList: [Int]
-    let childListByZ: [Int]
+    let outlinePoints: UnsafeBufferPointer<CGPoint>
+    let childList: UnsafeBufferPointer<Int>
+    let childListByZ: UnsafeBufferPointer<Int>
     /// Members of each context: the non-transform layers drawn into it, in tree pre-order, leaving out subtrees
     /// of transform layers that do not receive hits (`.frontmost`). Context `owner` (−1: the query plane) holds
     /// `memberList[memberStart[owner + 1] ..< memberStart[owner + 2]]`: one flat array, so a query reads it
     /// without retaining an array per context.
-    let memberList: [Int]
-    let memberStart: [Int]
+    let memberList: UnsafeBufferPointer<Int>
+    let memberStart: UnsafeBufferPointer<Int>
     let changeCount: UInt64
 
     init(receiver: Layer) {
         changeCount = LayerChanges.count
         var nodes: [Node] = []
         var layers: [LayerReference] = []
-        var outlines: [[CGPoint]] = []
+        var outlinePoints: [CGPoint] = []
         var children: [[Int]] = []
         var members: [Int: [Int]] = [:]
         var spaces: [Transform3D] = []
@@ -103,10 +106,10 @@ final class HitTestIndex: @unchecked Sendable {
             let plane = Homography(toOwner)
             let index = nodes.count
             let b = g.bounds.standardized
-            var outline = -1
+            var outline = 0..<0
             if let polygon = (layer as? Face)?.polygon, polygon.count >= 3 {
-                outline = outlines.count
-                outlines.append(polygon)
+                outline = outlinePoints.count ..< outlinePoints.count + polygon.count
+                outlinePoints += polygon
             }
             let node = Node(
                 isFlattening: layer.isFlattening, isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting,
@@ -138,18 +141,30 @@ final class HitTestIndex: @unchecked Sendable {
                 .map(\.element)
             childListByZ += byZ.reversed()
         }
-        self.nodes = nodes
-        self.layers = layers
-        self.outlines = outlines
-        self.childList = childList
-        self.childListByZ = childListByZ
         var memberList: [Int] = [], memberStart = [0]
         for owner in -1..<nodes.count {
             memberList += members[owner] ?? []
             memberStart.append(memberList.count)
         }
-        self.memberList = memberList
-        self.memberStart = memberStart
+        self.nodes = Self.frozen(nodes)
+        self.layers = layers
+        self.outlinePoints = Self.frozen(outlinePoints)
+        self.childList = Self.frozen(childList)
+        self.childListByZ = Self.frozen(childListByZ)
+        self.memberList = Self.frozen(memberList)
+        self.memberStart = Self.frozen(memberStart)
+    }
+
+    deinit {
+        nodes.deallocate(); outlinePoints.deallocate(); childList.deallocate(); childListByZ.deallocate()
+        memberList.deallocate(); memberStart.deallocate()
+    }
+
+    /// A copy of `array` in a buffer this index owns (plain data: nothing to deinitialize).
+    private static func frozen<T>(_ array: [T]) -> UnsafeBufferPointer<T> {
+        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: array.count)
+        _ = buffer.initialize(fromContentsOf: array)
+        return UnsafeBufferPointer(buffer)
     }
 
     /// Whether a touch at `p` reaches node `i`: inside its bounds (`Layer.contains`) and, for a face with an
@@ -157,15 +172,15 @@ final class HitTestIndex: @unchecked Sendable {
     func containsTouch(_ i: Int, _ p: CGPoint) -> Bool {
         guard nodes[i].contains(p) else { return false }
         let o = nodes[i].outline
-        return o < 0 || Layer.polygon(outlines[o], contains: p)
+        return o.isEmpty || Layer.polygon(outlinePoints[o], contains: p)
     }
 
     // MARK: Tree order
 
-    /// Visits the layers containing `point` (in the receiver's superlayer space) in `policy`'s tree order,
-    /// until `visit` returns true: later siblings first (`.coreAnimation`: by descending zPosition, then later
+    /// Visits the layers (as node numbers) containing `point` (in the receiver's superlayer space) in `policy`'s
+    /// tree order, until `visit` returns true: later siblings first (`.coreAnimation`: by descending zPosition, then later
     /// first), each layer's sublayers before the layer itself.
-    func visitInTreeOrder(point: CGPoint, policy: HitTestPolicy, _ visit: (Layer, CGPoint) -> Bool) {
+    func visitInTreeOrder(point: CGPoint, policy: HitTestPolicy, _ visit: (_ node: Int, _ local: CGPoint) -> Bool) {
         enum Step { case enter(Int, CGPoint), finish(Int, CGPoint) }
         let order = policy == .coreAnimation ? childListByZ : childList
         var stack: [Step] = []
@@ -174,7 +189,7 @@ final class HitTestIndex: @unchecked Sendable {
         while let step = stack.popLast() {
             switch step {
             case let .finish(i, local):
-                if containsTouch(i, local) && visit(layers[i].layer, local) { return }
+                if containsTouch(i, local) && visit(i, local) { return }
             case let .enter(i, p):
                 guard nodes[i].receivesHits(policy) else { continue }
                 let range = nodes[i].childStart ..< nodes[i].childStart + nodes[i].childCount
@@ -191,12 +206,32 @@ final class HitTestIndex: @unchecked Sendable {
         }
     }
 
+    /// The node `policy` picks at `point` (receiver's superlayer space) and the point in its bounds space.
+    func firstHit(_ point: CGPoint, policy: HitTestPolicy) -> (node: Int, local: CGPoint)? {
+        guard point.x.isFinite, point.y.isFinite else { return nil }
+        var found: (node: Int, local: CGPoint)?
+        switch policy {
+        case .treeOrder, .coreAnimation:
+            visitInTreeOrder(point: point, policy: policy) { node, local in
+                found = (node, local)
+                return true
+            }
+        case .frontmost:
+            // The first hit that is not culled: what the eye sees at the point.
+            visitInDepthOrder(point: point) { node, local, culled in
+                if !culled { found = (node, local) }
+                return !culled
+            }
+        }
+        return found
+    }
+
     // MARK: Depth order
 
-    /// Visits every layer under `point` (receiver's superlayer space), frontmost first, until `visit` returns
+    /// Visits every layer (as a node number) under `point` (receiver's superlayer space), frontmost first, until `visit` returns
     /// true: each context's members in depth order (ties: higher zPosition, then later in the tree), a member's
     /// own scene above the member. `culled` marks a layer seen from behind (single-sided) or inside one.
-    func visitInDepthOrder(point: CGPoint, _ visit: (_ layer: Layer, _ local: CGPoint, _ culled: Bool) -> Bool) {
+    func visitInDepthOrder(point: CGPoint, _ visit: (_ node: Int, _ local: CGPoint, _ culled: Bool) -> Bool) {
         enum Step { case collect(owner: Int, CGPoint, culled: Bool), emit(node: Int, CGPoint, culled: Bool) }
         struct Candidate { let node: Int; let order: Int; let local: CGPoint; let depth: Double; let z: Double }
         // One buffer for every context's candidates: each is consumed before the next context is collected.
@@ -208,7 +243,7 @@ final class HitTestIndex: @unchecked Sendable {
         while let step = stack.popLast() {
             switch step {
             case let .emit(node, local, culled):
-                if visit(layers[node].layer, local, culled) { return }
+                if visit(node, local, culled) { return }
             case let .collect(owner, p, culled):
                 candidates.removeAll(keepingCapacity: true)
                 let range = memberStart[owner + 1] ..< memberStart[owner + 2]

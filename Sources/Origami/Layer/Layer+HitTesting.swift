@@ -64,16 +64,17 @@ extension Layer {
         guard point.x.isFinite, point.y.isFinite else { return [] }
         let index = hitTestIndex
         var tree: [(Layer, CGPoint)] = []
-        index.visitInTreeOrder(point: point, policy: .treeOrder) { layer, local in
-            tree.append((layer, local))
+        index.visitInTreeOrder(point: point, policy: .treeOrder) { node, local in
+            tree.append((index.layers[node].layer, local))
             return false
         }
         // Each layer's first rank in depth order, and whether it is culled there: a lookup per hit, not a scan
         // (deep trees have many hits).
         var depthRanks: [ObjectIdentifier: (rank: Int, culled: Bool)] = [:]
         var visibleCount = 0
-        index.visitInDepthOrder(point: point) { layer, _, culled in
-            if depthRanks[ObjectIdentifier(layer)] == nil { depthRanks[ObjectIdentifier(layer)] = (visibleCount, culled) }
+        index.visitInDepthOrder(point: point) { node, _, culled in
+            let id = ObjectIdentifier(index.layers[node].layer)
+            if depthRanks[id] == nil { depthRanks[id] = (visibleCount, culled) }
             visibleCount += 1
             return false
         }
@@ -89,24 +90,39 @@ extension Layer {
     private func firstHit(_ point: CGPoint, policy: HitTestPolicy) -> (Layer, CGPoint)? {
         guard point.x.isFinite, point.y.isFinite else { return nil }
         let index = hitTestIndex
-        switch policy {
-        case .treeOrder, .coreAnimation:
-            var found: (Layer, CGPoint)?
-            index.visitInTreeOrder(point: point, policy: policy) { layer, local in
-                found = (layer, local)
-                return true
-            }
-            return found
-        case .frontmost:
-            // The first hit that is not culled: what the eye sees at the point.
-            var found: (Layer, CGPoint)?
-            index.visitInDepthOrder(point: point) { layer, local, culled in
-                if !culled { found = (layer, local) }
-                return !culled
-            }
-            return found
-        }
+        return index.firstHit(point, policy: policy).map { (index.layers[$0.node].layer, $0.local) }
     }
+
+    /// `hitTest(_:policy:)` for many points at once (each in the receiver's superlayer space): the tree is read
+    /// once for all of them, and the answers come back as numbers rather than one layer reference per point,
+    /// so a hit map of a million pixels does no reference counting per pixel.
+    public func hitTest(_ points: [CGPoint], policy: HitTestPolicy) -> HitTestBatch {
+        let index = hitTestIndex
+        var number = [Int32](repeating: -1, count: index.layers.count)  // node → place in `layers`, −1: not yet
+        var layers: [Layer] = []
+        var hits: [Int32] = []
+        hits.reserveCapacity(points.count)
+        for p in points {
+            guard let (node, _) = index.firstHit(p, policy: policy) else { hits.append(-1); continue }
+            if number[node] < 0 {
+                number[node] = Int32(layers.count)
+                layers.append(index.layers[node].layer)
+            }
+            hits.append(number[node])
+        }
+        return HitTestBatch(layers: layers, hits: hits)
+    }
+}
+
+/// The answers of `Layer.hitTest(_:policy:)` for a sequence of points.
+public struct HitTestBatch {
+    /// The layers reached, each once, in the order of their first hit.
+    public let layers: [Layer]
+    /// Per point, in order: the index in `layers` of the layer reached, or −1 for none.
+    public let hits: [Int32]
+
+    /// The layer reached by the `i`-th point.
+    public subscript(i: Int) -> Layer? { hits[i] < 0 ? nil : layers[Int(hits[i])] }
 }
 
 // MARK: - Faces
@@ -114,9 +130,10 @@ extension Layer {
 extension Layer {
     /// Even-odd point-in-polygon test: touches on a solid's face with an outline (a pyramid's triangle, a
     /// prism's cap) must fall inside it, so a touch on the bounds' empty corners reaches what lies behind.
-    static func polygon(_ polygon: [CGPoint], contains p: CGPoint) -> Bool {
+    static func polygon(_ polygon: some RandomAccessCollection<CGPoint>, contains p: CGPoint) -> Bool {
+        guard !polygon.isEmpty else { return false }
         var inside = false
-        var j = polygon.count - 1
+        var j = polygon.index(before: polygon.endIndex)
         for i in polygon.indices {
             let a = polygon[i], b = polygon[j]
             if (a.y > p.y) != (b.y > p.y), p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x { inside.toggle() }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Origami
 
 /// Which layer a touch at each pixel reaches in tree order (UIKit's delivery), beside the layer actually
@@ -18,18 +19,35 @@ public struct HitMap: Sendable {
     public let frontmost: [Int32]
 
     /// Hit-tests the centre of every pixel of a `size`-point canvas at `scale` pixels per point, `root` being
-    /// placed in the canvas as the renderer places it (the canvas is the root's superlayer space).
+    /// placed in the canvas as the renderer places it (the canvas is the root's superlayer space). The rows are
+    /// shared among the cores (hit testing only reads the tree); `name` is called once per layer reached, on
+    /// the calling thread, in the order of the layers' first touches in reading order.
     public init(root: Layer, size: CGSize, scale: Double = 1, name: (Layer) -> String) throws {
         let (w, h) = try Renderer.pixelSize(size, options: RenderOptions(scale: scale))
-        var index: [ObjectIdentifier: Int32] = [:]
-        var names: [String] = []
-        var colors: [Color] = []
+        // Bands of rows, a few per core so that a band over empty canvas does not leave a core idle; each band
+        // is one batch query per policy (the tree is read once, no reference counting per pixel).
+        let bandCount = max(1, min(h, ProcessInfo.processInfo.activeProcessorCount * 4))
+        let bands = Mutex([Band?](repeating: nil, count: bandCount))
+        nonisolated(unsafe) let tree = root  // only read: hit testing is safe from several threads at once
+        DispatchQueue.concurrentPerform(iterations: bandCount) { b in
+            let rows = b * h / bandCount ..< (b + 1) * h / bandCount
+            var points: [CGPoint] = []
+            points.reserveCapacity(rows.count * w)
+            for y in rows {
+                for x in 0..<w { points.append(CGPoint(x: (Double(x) + 0.5) / scale, y: (Double(y) + 0.5) / scale)) }
+            }
+            let band = Band(tree: tree.hitTest(points, policy: .treeOrder), front: tree.hitTest(points, policy: .frontmost))
+            bands.withLock { $0[b] = band }
+        }
+        // Number the layers in the order of their first touch, reading the pixels row by row and the tree-order
+        // answer before the frontmost one at each pixel.
+        var number: [ObjectIdentifier: Int32] = [:]
+        var names: [String] = [], colors: [Color] = []
         var hues: Int32 = 0
-        func id(_ layer: Layer?) -> Int32 {
-            guard let layer else { return -1 }
-            if let i = index[ObjectIdentifier(layer)] { return i }
+        func globalNumber(_ layer: Layer) -> Int32 {
+            if let i = number[ObjectIdentifier(layer)] { return i }
             let i = Int32(names.count)
-            index[ObjectIdentifier(layer)] = i
+            number[ObjectIdentifier(layer)] = i
             names.append(name(layer))
             if layer.superlayer == nil {
                 colors.append(Color(white: 0.85))
@@ -39,17 +57,31 @@ public struct HitMap: Sendable {
             }
             return i
         }
-        var tree = [Int32](repeating: -1, count: w * h)
-        var front = [Int32](repeating: -1, count: w * h)
-        for y in 0..<h {
-            for x in 0..<w {
-                let p = CGPoint(x: (Double(x) + 0.5) / scale, y: (Double(y) + 0.5) / scale)
-                tree[y * w + x] = id(root.hitTest(p, policy: .treeOrder))
-                front[y * w + x] = id(root.hitTest(p, policy: .frontmost))
+        var treeOrder = [Int32](repeating: -1, count: w * h), frontmost = [Int32](repeating: -1, count: w * h)
+        var offset = 0
+        for band in bands.withLock({ $0 }) {
+            guard let band else { continue }
+            var treeNumbers = [Int32](repeating: -1, count: band.tree.layers.count)
+            var frontNumbers = [Int32](repeating: -1, count: band.front.layers.count)
+            for (k, (t, f)) in zip(band.tree.hits, band.front.hits).enumerated() {
+                if t >= 0 {
+                    if treeNumbers[Int(t)] < 0 { treeNumbers[Int(t)] = globalNumber(band.tree.layers[Int(t)]) }
+                    treeOrder[offset + k] = treeNumbers[Int(t)]
+                }
+                if f >= 0 {
+                    if frontNumbers[Int(f)] < 0 { frontNumbers[Int(f)] = globalNumber(band.front.layers[Int(f)]) }
+                    frontmost[offset + k] = frontNumbers[Int(f)]
+                }
             }
+            offset += band.tree.hits.count
         }
         self.width = w; self.height = h; self.scale = scale
-        self.names = names; self.colors = colors; self.treeOrder = tree; self.frontmost = front
+        self.names = names; self.colors = colors; self.treeOrder = treeOrder; self.frontmost = frontmost
+    }
+
+    /// One band of rows: both policies' answers. Handed from its worker to the caller, then only read.
+    private struct Band: @unchecked Sendable {
+        let tree: HitTestBatch, front: HitTestBatch
     }
 
     /// Pixels where the touch reaches a layer other than the one seen.
