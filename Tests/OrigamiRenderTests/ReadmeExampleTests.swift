@@ -26,6 +26,9 @@ struct ReadmeExampleTests {
         #expect(container.hitTest(touch, policy: .frontmost) === cube.face(number: 3))
         let all = container.hitTestAll(touch)
         #expect(all.first { $0.layer === cube.face(number: 3) }?.depthRank == 0)
+        // (5, 5) is the container's corner, outside the cube's projection.
+        let batch = container.hitTest([touch, CGPoint(x: 5, y: 5)], policy: .frontmost)
+        #expect(batch[0] === cube.face(number: 3) && batch[1] === container)
 
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("readme-cube-\(UUID()).png")
         defer { try? FileManager.default.removeItem(at: url) }
