@@ -178,8 +178,8 @@ final class HitTestIndex: @unchecked Sendable {
     // MARK: Tree order
 
     /// Visits the layers (as node numbers) containing `point` (in the receiver's superlayer space) in `policy`'s
-    /// tree order, until `visit` returns true: later siblings first (`.coreAnimation`: by descending zPosition, then later
-    /// first), each layer's sublayers before the layer itself.
+    /// tree order, until `visit` returns true: later siblings first (`.coreAnimation`: by descending zPosition,
+    /// then later first), each layer's sublayers before the layer itself.
     func visitInTreeOrder(point: CGPoint, policy: HitTestPolicy, _ visit: (_ node: Int, _ local: CGPoint) -> Bool) {
         enum Step { case enter(Int, CGPoint), finish(Int, CGPoint) }
         let order = policy == .coreAnimation ? childListByZ : childList
@@ -228,9 +228,10 @@ final class HitTestIndex: @unchecked Sendable {
 
     // MARK: Depth order
 
-    /// Visits every layer (as a node number) under `point` (receiver's superlayer space), frontmost first, until `visit` returns
-    /// true: each context's members in depth order (ties: higher zPosition, then later in the tree), a member's
-    /// own scene above the member. `culled` marks a layer seen from behind (single-sided) or inside one.
+    /// Visits every layer (as a node number) under `point` (receiver's superlayer space), frontmost first, until
+    /// `visit` returns true: each context's members in depth order (ties: higher zPosition, then later in the
+    /// tree), a member's own scene above the member. `culled` marks a layer seen from behind (single-sided) or
+    /// inside one.
     func visitInDepthOrder(point: CGPoint, _ visit: (_ node: Int, _ local: CGPoint, _ culled: Bool) -> Bool) {
         enum Step { case collect(owner: Int, CGPoint, culled: Bool), emit(node: Int, CGPoint, culled: Bool) }
         struct Candidate { let node: Int; let order: Int; let local: CGPoint; let depth: Double; let z: Double }

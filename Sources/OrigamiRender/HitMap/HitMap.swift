@@ -36,7 +36,8 @@ public struct HitMap: Sendable {
             for y in rows {
                 for x in 0..<w { points.append(CGPoint(x: (Double(x) + 0.5) / scale, y: (Double(y) + 0.5) / scale)) }
             }
-            let band = Band(tree: tree.hitTest(points, policy: .treeOrder), front: tree.hitTest(points, policy: .frontmost))
+            let band = Band(tree: tree.hitTest(points, policy: .treeOrder),
+                            front: tree.hitTest(points, policy: .frontmost))
             bands.withLock { $0[b] = band }
         }
         // Number the layers in the order of their first touch, reading the pixels row by row and the tree-order
