@@ -4,7 +4,7 @@ import OrigamiRender
 
 /// A lighting sweep: 100 `Lighting` variants of the book cube rendered at 1024², on every core
 /// (`DispatchQueue.concurrentPerform`) against a serial loop. Each sweep runs in a fresh child process so its
-/// peak resident memory (getrusage) is its own.
+/// peak resident memory (VmHWM) is its own.
 enum SweepBenchmarks {
     /// Variant `i` of 0..<n: the light's direction turns around the cube, the ambient level and model change.
     static func lighting(_ i: Int, of n: Int) -> Lighting {
@@ -25,7 +25,7 @@ enum SweepBenchmarks {
         }
     }
 
-    /// The child process's work: `n` variants, serially or on all cores. Prints "wall-ms maxrss-KiB cpu-ms" (the
+    /// The child process's work: `n` variants, serially or on all cores. Prints "wall-ms peak-RSS-KiB cpu-ms" (the
     /// CPU time is the whole process's, set-up included).
     static func child(parallel: Bool, count n: Int) throws {
         let clock = ContinuousClock()
@@ -49,7 +49,19 @@ enum SweepBenchmarks {
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e3
             + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e3
-        print(milliseconds(t), usage.ru_maxrss, cpu)
+        print(milliseconds(t), try peakResidentKiB(), cpu)
+    }
+
+    /// This process's peak resident memory: `VmHWM` in /proc/self/status. Not getrusage's `ru_maxrss`, which
+    /// Linux carries across exec, so a spawned child reports at least its parent's peak (the benchmark
+    /// process's, grown by the rows run before it).
+    static func peakResidentKiB() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kib = Int(line.split(whereSeparator: \.isWhitespace)[1]) else {
+            throw BenchError("no VmHWM in /proc/self/status")
+        }
+        return kib
     }
 
     final class Failures: @unchecked Sendable {
@@ -79,7 +91,8 @@ enum SweepBenchmarks {
         let group = "sweep"
         let name = "100 lighting variants, 1024², all cores"
         guard h.wants(group, name) else { return }
-        let runs = max(3, h.plan.samples / 5)
+        // A run is a few tenths of a second; nine of them keep the median steady on a shared machine.
+        let runs = max(5, h.plan.samples * 3 / 5)
         var parallel: [Duration] = [], serial: [Duration] = [], rssParallel: [Int] = [], rssSerial: [Int] = []
         var busy: [Double] = []
         for _ in 0..<runs {
