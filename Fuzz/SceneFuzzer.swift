@@ -73,6 +73,8 @@ private func fuzzScene(_ text: String) {
             _ = last.convert(CGRect(x: p.x, y: p.y, width: 3, height: 3), to: layers.first)
         }
     }
+    // The batch path and the hit map's bands (a 16 × 16-pixel map at most).
+    _ = try? HitMap(root: root, size: size, scale: 0.25) { $0.name ?? "" }
     _ = try? root.validateGeometry()
     _ = try? root.lightingReport()
 }
