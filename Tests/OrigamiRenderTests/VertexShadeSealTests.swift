@@ -28,10 +28,59 @@ struct VertexShadeSealTests {
                 if let c = image.pixel(x: x, y: y) { brightest = max(brightest, c.red, c.green, c.blue) }
             }
         }
-        // Interior pixels are exactly 0.5. On a partly covered edge pixel (coverage a) Cairo's MULTIPLY, masked
-        // by the drawing, gives 1.5a − a² instead of 0.5a (its cross terms): at most 0.5625 at a = 0.75, the
-        // documented edge approximation. The unshaded fringe this guards against reached 0.76.
-        #expect(brightest <= 0.5625 + 2.0 / 255, "brightest pixel \(brightest)")
+        // Interior pixels are exactly 0.5, and a partly covered edge pixel (coverage a) is 0.5a: a plain colour
+        // face is filled with the shaded mesh itself. (Shading by MULTIPLY over the drawn face, masked by its
+        // coverage, gave 1.5a − a² through the cross terms: up to 0.5625. The unshaded fringe the seal once
+        // left reached 0.76.)
+        #expect(brightest <= 0.5 + 2.0 / 255, "brightest pixel \(brightest)")
         #expect(brightest >= 0.5 - 3.0 / 255)
+    }
+
+    /// The face centre on the canvas, from the hand-written matrices of `LayerDrawingTests`.
+    static var centre: (x: Int, y: Int) {
+        let c = LayerDrawingTests.faceMap.project(100, 100)
+        return (Int(c.x), Int(c.y))
+    }
+
+    @Test("corner multiply, then add, then overlay, as the interior shows them",
+          arguments: [
+            // (multiply, add, overlay, expected red/green/blue at the centre): a white face;
+            // 0.5 multiply → 0.5; + 0.25 → 0.75; 0.5 red overlay over 0.5 → (0.75, 0.25, 0.25);
+            // all three: 0.5 + 0.25 = 0.75, then the overlay → (0.875, 0.375, 0.375).
+            (0.5, nil, false, [0.5, 0.5, 0.5]),
+            (0.5, 0.25, false, [0.75, 0.75, 0.75]),
+            (0.5, nil, true, [0.75, 0.25, 0.25]),
+            (0.5, 0.25, true, [0.875, 0.375, 0.375]),
+          ] as [(Double, Double?, Bool, [Double])])
+    func shadeTerms(multiply: Double, add: Double?, overlay: Bool, expected: [Double]) throws {
+        let (container, face) = LayerDrawingTests.tiltedFace()
+        face.backgroundColor = .white
+        container.backgroundColor = .black
+        let shade = FaceShade(vertexMultiply: Array(repeating: Color(white: multiply), count: 4),
+                              vertexAdd: add.map { Array(repeating: Color(white: $0), count: 4) },
+                              overlay: overlay ? Color(red: 1, green: 0, blue: 0, alpha: 0.5) : nil)
+        container.lighting = UniformShader(shade: shade)
+        try container.addSublayer(face)
+        let image = try Renderer.render(container, size: CGSize(width: 400, height: 400))
+        let c = try #require(image.pixel(x: Self.centre.x, y: Self.centre.y))
+        for (got, want) in zip([c.red, c.green, c.blue], expected) {
+            #expect(abs(got - want) <= 2.0 / 255, "\(got) vs \(want)")
+        }
+    }
+
+    @Test("a face with a sublayer is shaded the same inside as a plain one (the grouped path)")
+    func groupedPathInterior() throws {
+        let (container, face) = LayerDrawingTests.tiltedFace()
+        face.backgroundColor = .white
+        container.backgroundColor = .black
+        // A small sublayer in a corner sends the face down the grouped path; its centre stays plain white.
+        let dot = Layer(frame: CGRect(x: 10, y: 10, width: 10, height: 10))
+        dot.backgroundColor = .white
+        try face.addSublayer(dot)
+        container.lighting = UniformShader(shade: FaceShade(vertexMultiply: Array(repeating: Color(white: 0.5), count: 4)))
+        try container.addSublayer(face)
+        let image = try Renderer.render(container, size: CGSize(width: 400, height: 400))
+        let c = try #require(image.pixel(x: Self.centre.x, y: Self.centre.y))
+        #expect(abs(c.red - 0.5) <= 2.0 / 255 && abs(c.green - 0.5) <= 2.0 / 255)
     }
 }

@@ -74,6 +74,11 @@ final class Painter {
         let rounded = node.outline
         let vertexShade = shade.map { $0.vertexMultiply?.count == 4 || $0.vertexAdd?.count == 4 } ?? false
         let inner = filter.inner(shade)
+        // Gouraud shading of an opaque colour with nothing drawn over it: the corner-coloured mesh is the fill
+        // itself, so an edge pixel gets coverage × shaded colour exactly. Anything else is drawn into a group
+        // and shaded by MULTIPLY, whose cross terms brighten partly covered edge pixels a little.
+        let meshFill = vertexShade && (node.backgroundColor?.alpha ?? 0) >= 1 && node.contents == nil
+            && node.textRings.isEmpty && node.members.isEmpty
         // An opaque 3D face is filled half a pixel wider (`seal`) so shared edges show no background; its outline
         // mask, Gouraud shading and overlay cover that same wider outline, so no unshaded fringe remains.
         let sealed = seal && (node.backgroundColor?.alpha ?? 0) >= 1
@@ -85,12 +90,20 @@ final class Painter {
             if node.shape != nil, !node.masksToBounds { try cr.clip(filled) }
             let grouped = alpha < 1
             if grouped { try cr.pushGroup() }
-            if vertexShade { try cr.pushGroup() }
+            if vertexShade && !meshFill { try cr.pushGroup() }
 
             // An opaque background with nothing drawn over it but the shade's overlay: the overlay is composited
             // onto the colour here and the face is filled once (the same interior pixels, one coverage at the edges).
             var overlay = shade?.overlay.flatMap { $0.alpha > 0 ? $0.clamped : nil }
-            if let bg = node.backgroundColor, bg.alpha > 0, !bounds.isEmpty {
+            if meshFill, let bg = node.backgroundColor, let shade {
+                // The mesh reaches past the outline (by half a pixel at least): a partly covered edge pixel whose
+                // centre lies outside the patch would otherwise take no colour at all.
+                if try fillShadedColor(inner.apply(bg.clamped), shade: shade, overlay: overlay.map(filter.apply),
+                                       bounds: bounds, outline: filled, chain: chain,
+                                       grow: sealed ? max(dilation / 2, 0.5) : 0.5) {
+                    overlay = nil
+                }
+            } else if let bg = node.backgroundColor, bg.alpha > 0, !bounds.isEmpty {
                 var fill = inner.apply(bg.clamped)
                 if let o = overlay, bg.alpha >= 1, node.contents == nil, node.textRings.isEmpty, node.members.isEmpty,
                    !vertexShade {
@@ -113,7 +126,7 @@ final class Painter {
             }
             if !node.members.isEmpty { try drawScene(node.members, chain: chain, filter: inner) }
 
-            if vertexShade, let shade {
+            if vertexShade && !meshFill, let shade {
                 try applyVertexShade(shade, bounds: bounds, clip: filled, chain: chain, grow: sealed ? dilation / 2 : 0)
             }
             if let overlay {
@@ -129,12 +142,48 @@ final class Painter {
         }
     }
 
+    /// Fills `outline` with an opaque colour under Gouraud shading, exactly: a mesh whose corner colours are
+    /// `color` × the corner multiply (with `overlay`, already filtered, composited onto each corner when there
+    /// is no add term: compositing a constant is linear, so per corner is per pixel), then the corner add term
+    /// by ADD, which is linear in coverage too. Returns whether the overlay was composited here (false when
+    /// the add term comes between: the caller draws it after).
+    private func fillShadedColor(_ color: Color, shade: FaceShade, overlay: Color?, bounds: PlaneRect,
+                                 outline: [Ring], chain: PlaneChain, grow: Double) throws -> Bool {
+        let multiply = shade.vertexMultiply?.count == 4 ? shade.vertexMultiply! : Array(repeating: .white, count: 4)
+        let add = shade.vertexAdd?.count == 4 ? shade.vertexAdd : nil
+        let corners = multiply.map { m -> Color in
+            let k = m.clamped
+            var c = Color(red: color.red * k.red, green: color.green * k.green, blue: color.blue * k.blue, alpha: 1)
+            if add == nil, let o = overlay {
+                let keep = 1 - o.alpha
+                c = Color(red: c.red * keep + o.red * o.alpha, green: c.green * keep + o.green * o.alpha,
+                          blue: c.blue * keep + o.blue * o.alpha, alpha: 1)
+            }
+            return c
+        }
+        guard let shaded = try cornerMesh(corners, bounds: bounds, chain: chain, grow: grow) else {
+            // A corner does not project (behind the viewer): unshaded, as the grouped path leaves it.
+            cr.setColor((color.red, color.green, color.blue, 1))
+            try cr.fill(outline)
+            return false
+        }
+        cairo_set_source(cr.handle, shaded.handle)
+        try cr.fill(outline)
+        if let add, let mesh = try cornerMesh(add, bounds: bounds, chain: chain, grow: grow) {
+            try cr.withSavedState {
+                cairo_set_operator(cr.handle, CAIRO_OPERATOR_ADD)
+                cairo_set_source(cr.handle, mesh.handle)
+                try cr.fill(outline)
+            }
+        }
+        return add == nil
+    }
+
     /// Gouraud shading of the plane's own drawing (the open group): corner colours interpolated by a Cairo mesh
     /// patch over the projected corners, composited with MULTIPLY (then ADD) and masked by the drawing's own
     /// alpha, clipped to the rounded bounds. Exact on opaque pixels; the interpolation is linear in device
-    /// space (not perspective-correct), and partially covered edge pixels are approximated.
-    /// `grow` (device pixels) widens the patch and the clip to cover a sealed face's dilated fringe; the
-    /// corner colours extend over it unchanged.
+    /// space (not perspective-correct), and partially covered edge pixels are approximated (a plain colour
+    /// face takes `fillShadedColor` instead, exact there too).
     private func applyVertexShade(_ shade: FaceShade, bounds: PlaneRect, clip: [Ring], chain: PlaneChain,
                                   grow: Double) throws {
         let content = try cr.popGroupPattern()
@@ -142,8 +191,25 @@ final class Painter {
         cairo_set_source(h, content.handle)
         cairo_paint(h)
         try cr.check("cairo_paint (shaded plane)")
+        for (colors, op) in [(shade.vertexMultiply, CAIRO_OPERATOR_MULTIPLY), (shade.vertexAdd, CAIRO_OPERATOR_ADD)] {
+            guard let colors, colors.count == 4,
+                  let mesh = try cornerMesh(colors, bounds: bounds, chain: chain, grow: grow) else { continue }
+            try cr.withSavedState {
+                try cr.clip(clip)
+                cairo_set_operator(h, op)
+                cairo_set_source(h, mesh.handle)
+                cairo_mask(h, content.handle)
+                try cr.check("cairo_mask (vertex shade)")
+            }
+        }
+    }
+
+    /// A Cairo mesh patch over the plane's projected bounds with one colour per corner (clamped), or nil when a
+    /// corner does not project. `grow` (device pixels) widens the patch to cover a sealed face's dilated
+    /// fringe; the corner colours extend over it unchanged.
+    private func cornerMesh(_ colors: [Color], bounds: PlaneRect, chain: PlaneChain, grow: Double) throws -> CairoPattern? {
         var device = bounds.corners.compactMap(chain.map(point:))
-        guard device.count == 4 else { return }
+        guard device.count == 4, colors.count == 4 else { return nil }
         if grow > 0 {
             // Each corner moves 4·grow away from the centre: every edge moves out by at least `grow` for the
             // quads a face projects to (corner angles are never sharper than ~15° there).
@@ -153,24 +219,15 @@ final class Painter {
                 return d > 0 ? PlanePoint(p.x + dx / d * 4 * grow, p.y + dy / d * 4 * grow) : p
             }
         }
-        for (colors, op) in [(shade.vertexMultiply, CAIRO_OPERATOR_MULTIPLY), (shade.vertexAdd, CAIRO_OPERATOR_ADD)] {
-            guard let colors, colors.count == 4 else { continue }
-            let mesh = try CairoPattern(taking: cairo_pattern_create_mesh(), operation: "cairo_pattern_create_mesh")
-            cairo_mesh_pattern_begin_patch(mesh.handle)
-            cairo_mesh_pattern_move_to(mesh.handle, device[0].x, device[0].y)
-            for p in device.dropFirst() { cairo_mesh_pattern_line_to(mesh.handle, p.x, p.y) }
-            for (i, c) in colors.enumerated() {
-                let k = c.clamped
-                cairo_mesh_pattern_set_corner_color_rgb(mesh.handle, UInt32(i), k.red, k.green, k.blue)
-            }
-            cairo_mesh_pattern_end_patch(mesh.handle)
-            try cr.withSavedState {
-                try cr.clip(clip)
-                cairo_set_operator(h, op)
-                cairo_set_source(h, mesh.handle)
-                cairo_mask(h, content.handle)
-                try cr.check("cairo_mask (vertex shade)")
-            }
+        let mesh = try CairoPattern(taking: cairo_pattern_create_mesh(), operation: "cairo_pattern_create_mesh")
+        cairo_mesh_pattern_begin_patch(mesh.handle)
+        cairo_mesh_pattern_move_to(mesh.handle, device[0].x, device[0].y)
+        for p in device.dropFirst() { cairo_mesh_pattern_line_to(mesh.handle, p.x, p.y) }
+        for (i, c) in colors.enumerated() {
+            let k = c.clamped
+            cairo_mesh_pattern_set_corner_color_rgb(mesh.handle, UInt32(i), k.red, k.green, k.blue)
         }
+        cairo_mesh_pattern_end_patch(mesh.handle)
+        return mesh
     }
 }
