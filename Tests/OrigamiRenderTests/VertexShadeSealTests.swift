@@ -9,7 +9,7 @@ private struct UniformShader: FaceShader {
     func shade(_ transforms: FaceTransforms, bounds: CGRect) -> FaceShade? { shade }
 }
 
-@Suite("Gouraud shading on sealed faces")
+@Suite("Gouraud shading")
 struct VertexShadeSealTests {
     /// A white face tilted in 3D (so its edges are sealed by half a pixel) with a uniform grey 0.5 Gouraud
     /// multiply, on black: every pixel is 0.5·coverage at most. The unshaded fringe the seal used to leave
@@ -66,6 +66,24 @@ struct VertexShadeSealTests {
         for (got, want) in zip([c.red, c.green, c.blue], expected) {
             #expect(abs(got - want) <= 2.0 / 255, "\(got) vs \(want)")
         }
+    }
+
+    @Test("corner shades blend in the face's plane, not on the screen", arguments: [0.5, 0.375, 0.8125])
+    func perspectiveCorrect(u: Double) throws {
+        let (container, face) = LayerDrawingTests.tiltedFace()
+        face.backgroundColor = .white
+        container.backgroundColor = .black
+        // Left corners (minX) 0.2, right corners 1: at a fraction u across the face the shade is 0.2 + 0.8u.
+        let dark = Color(white: 0.2)
+        container.lighting = UniformShader(shade: FaceShade(vertexMultiply: [dark, .white, .white, dark]))
+        try container.addSublayer(face)
+        let image = try Renderer.render(container, size: CGSize(width: 400, height: 400))
+        // Where u lands on screen, from the hand-written matrices. Turned 40° about y under m34 = −1/500, the
+        // face's centre sits at 0.436 of the way across its projection, so blending on the screen would give
+        // 0.549 there instead of 0.6.
+        let p = LayerDrawingTests.faceMap.project(200 * u, 100)
+        let c = try #require(image.pixel(x: Int(p.x), y: Int(p.y)))
+        #expect(abs(c.red - (0.2 + 0.8 * u)) <= 2.0 / 255, "\(c.red) at u = \(u)")
     }
 
     @Test("a face with a sublayer is shaded the same inside as a plain one (the grouped path)")

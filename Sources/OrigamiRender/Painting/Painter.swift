@@ -204,30 +204,64 @@ final class Painter {
         }
     }
 
-    /// A Cairo mesh patch over the plane's projected bounds with one colour per corner (clamped), or nil when a
-    /// corner does not project. `grow` (device pixels) widens the patch to cover a sealed face's dilated
-    /// fringe; the corner colours extend over it unchanged.
+    /// A Cairo mesh over the plane's projected bounds with one colour per corner of `bounds` (clamped), or nil
+    /// when a corner does not project. The colours blend bilinearly **in the plane**, as Gouraud shading does
+    /// with perspective-correct interpolation: a single patch would blend them linearly in device space, so under
+    /// perspective the colour at the face's projected centre would not be the mean of its corners. The plane is
+    /// cut into `meshDivisions`² patches, each with the plane-bilinear colours at its corners; within a patch the
+    /// projective map is close to affine. `grow` (device pixels) pushes the outer ring of the grid out to cover a
+    /// sealed face's dilated fringe; the colours there extend unchanged.
     private func cornerMesh(_ colors: [Color], bounds: PlaneRect, chain: PlaneChain, grow: Double) throws -> CairoPattern? {
-        var device = bounds.corners.compactMap(chain.map(point:))
-        guard device.count == 4, colors.count == 4 else { return nil }
-        if grow > 0 {
-            // Each corner moves 4·grow away from the centre: every edge moves out by at least `grow` for the
-            // quads a face projects to (corner angles are never sharper than ~15° there).
-            let cx = device.map(\.x).reduce(0, +) / 4, cy = device.map(\.y).reduce(0, +) / 4
-            device = device.map { p in
-                let dx = p.x - cx, dy = p.y - cy, d = (dx * dx + dy * dy).squareRoot()
-                return d > 0 ? PlanePoint(p.x + dx / d * 4 * grow, p.y + dy / d * 4 * grow) : p
+        guard colors.count == 4 else { return nil }
+        let n = Self.meshDivisions
+        var device: [PlanePoint] = []
+        device.reserveCapacity((n + 1) * (n + 1))
+        for j in 0...n {
+            for i in 0...n {
+                let u = Double(i) / Double(n), v = Double(j) / Double(n)
+                guard let p = chain.map(point: PlanePoint(bounds.minX + u * bounds.width, bounds.minY + v * bounds.height))
+                else { return nil }
+                device.append(p)
             }
         }
-        let mesh = try CairoPattern(taking: cairo_pattern_create_mesh(), operation: "cairo_pattern_create_mesh")
-        cairo_mesh_pattern_begin_patch(mesh.handle)
-        cairo_mesh_pattern_move_to(mesh.handle, device[0].x, device[0].y)
-        for p in device.dropFirst() { cairo_mesh_pattern_line_to(mesh.handle, p.x, p.y) }
-        for (i, c) in colors.enumerated() {
-            let k = c.clamped
-            cairo_mesh_pattern_set_corner_color_rgb(mesh.handle, UInt32(i), k.red, k.green, k.blue)
+        if grow > 0 {
+            // Each outer point moves 4·grow away from the centre: every edge moves out by at least `grow` for the
+            // quads a face projects to (corner angles are never sharper than ~15° there).
+            let outer = [device[0], device[n], device[n * (n + 1) + n], device[n * (n + 1)]]
+            let cx = outer.map(\.x).reduce(0, +) / 4, cy = outer.map(\.y).reduce(0, +) / 4
+            for j in 0...n {
+                for i in 0...n where i == 0 || i == n || j == 0 || j == n {
+                    let p = device[j * (n + 1) + i], dx = p.x - cx, dy = p.y - cy, d = (dx * dx + dy * dy).squareRoot()
+                    if d > 0 { device[j * (n + 1) + i] = PlanePoint(p.x + dx / d * 4 * grow, p.y + dy / d * 4 * grow) }
+                }
+            }
         }
-        cairo_mesh_pattern_end_patch(mesh.handle)
+        let k = colors.map(\.clamped)
+        func color(_ i: Int, _ j: Int) -> (Double, Double, Double) {
+            let u = Double(i) / Double(n), v = Double(j) / Double(n)
+            let w = [(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v]  // corners in `bounds.corners` order
+            return (zip(w, k).reduce(0) { $0 + $1.0 * $1.1.red }, zip(w, k).reduce(0) { $0 + $1.0 * $1.1.green },
+                    zip(w, k).reduce(0) { $0 + $1.0 * $1.1.blue })
+        }
+        let mesh = try CairoPattern(taking: cairo_pattern_create_mesh(), operation: "cairo_pattern_create_mesh")
+        for j in 0..<n {
+            for i in 0..<n {
+                let cell = [(i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1)]
+                cairo_mesh_pattern_begin_patch(mesh.handle)
+                for (corner, (ci, cj)) in cell.enumerated() {
+                    let p = device[cj * (n + 1) + ci]
+                    if corner == 0 { cairo_mesh_pattern_move_to(mesh.handle, p.x, p.y) } else {
+                        cairo_mesh_pattern_line_to(mesh.handle, p.x, p.y)
+                    }
+                    let (r, g, b) = color(ci, cj)
+                    cairo_mesh_pattern_set_corner_color_rgb(mesh.handle, UInt32(corner), r, g, b)
+                }
+                cairo_mesh_pattern_end_patch(mesh.handle)
+            }
+        }
         return mesh
     }
+
+    /// Patches per side of a Gouraud mesh (see `cornerMesh`).
+    static let meshDivisions = 4
 }
