@@ -71,6 +71,18 @@ struct SolidCubeTests {
         #expect(cube.face(number: 0) == nil && cube.face(number: 7) == nil)
     }
 
+    @Test("a face that outlives its solid forgets it, whether it stayed on the solid or moved away")
+    func faceOutlivesSolid() throws {
+        var cube: Solid? = try Solid.cube(size: 200)
+        let top = try #require(cube?.face(.top)), front = try #require(cube?.face(.front))
+        let elsewhere = Layer(name: "elsewhere")
+        try elsewhere.addSublayer(front)
+        #expect(front.solid === cube && front.superlayer === elsewhere)
+        cube = nil
+        #expect(top.solid == nil && top.superlayer == nil)
+        #expect(front.solid == nil && front.superlayer === elsewhere)
+    }
+
     @Test("each face carries the book's transform, 200 × 200 bounds, at the solid's centre")
     func bookTransforms() throws {
         let cube = try Solid.cube(size: 200)
