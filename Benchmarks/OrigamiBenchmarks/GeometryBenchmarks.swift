@@ -155,9 +155,10 @@ enum GeometryBenchmarks {
         let (container, faces) = Scenes.handCube()
         let n = Scenes.pixels, bands = ProcessInfo.processInfo.activeProcessorCount * 4
         var intercepted = 0
-        try h.row("rendering", "hitmap 1024² of the book cube, all cores", baseline: "hand: the same 2 × 1024² queries, all cores",
-                  note: "\(ProcessInfo.processInfo.activeProcessorCount) cores; \(intercepted) px intercepted (tree order ≠ frontmost)",
-                  samples: 5) {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        try h.row("rendering", "hitmap 1024² of the book cube, all cores",
+                  baseline: "hand: the same 2 × 1024² queries, all cores",
+                  note: "\(cores) cores; \(intercepted) px intercepted (tree order ≠ frontmost)", samples: 5) {
             let map = try HitMap(root: cube, size: Scenes.canvas, scale: Scenes.scale) { $0.name ?? "?" }
             intercepted = map.interceptedCount
             blackHole(map)

@@ -32,12 +32,15 @@ enum Profile {
             for _ in 0..<iterations * 10_000 { blackHole(opaque(layer).frame) }
         case "hitmap":
             let cube = try Scenes.bookCube(lighting: nil)
-            for _ in 0..<iterations { blackHole(try HitMap(root: cube, size: Scenes.canvas, scale: Scenes.scale) { $0.name ?? "?" }) }
+            for _ in 0..<iterations {
+                blackHole(try HitMap(root: cube, size: Scenes.canvas, scale: Scenes.scale) { $0.name ?? "?" })
+            }
         case "convert":
             let (root, leaf, _) = try GeometryBenchmarks.conversionChain()
             for _ in 0..<iterations * 1000 { blackHole(root.convert(opaque(CGPoint(x: 20, y: 30)), from: leaf)) }
         default:
-            throw BenchError("unknown profile \(name): flat, image, lattice, png-flat, png-image, hit-tree, hit-frontmost, hitmap, frame, convert")
+            throw BenchError("unknown profile \(name): flat, image, lattice, png-flat, png-image, hit-tree, "
+                             + "hit-frontmost, hitmap, frame, convert")
         }
     }
 }

@@ -9,7 +9,9 @@ import Synchronization
 /// it, and `validateGeometry()` name the property.
 open class Layer {
     /// Position, bounds, anchor, transforms: see `LayerGeometry` for the matrices they define.
-    @exclusivity(unchecked) public internal(set) final var geometry = LayerGeometry() { didSet { LayerChanges.record() } }
+    @exclusivity(unchecked) public internal(set) final var geometry = LayerGeometry() {
+        didSet { LayerChanges.record() }
+    }
 
     public var name: String?
 
