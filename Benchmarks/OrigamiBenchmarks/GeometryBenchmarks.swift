@@ -153,9 +153,8 @@ enum GeometryBenchmarks {
     static func hitMap(_ h: Harness) throws {
         nonisolated(unsafe) let cube = opaque(try Scenes.bookCube(lighting: nil))
         let (container, faces) = Scenes.handCube()
-        let n = Scenes.pixels, bands = ProcessInfo.processInfo.activeProcessorCount * 4
+        let cores = ProcessInfo.processInfo.activeProcessorCount, n = Scenes.pixels, bands = cores * 4
         var intercepted = 0
-        let cores = ProcessInfo.processInfo.activeProcessorCount
         try h.row("rendering", "hitmap 1024² of the book cube, all cores",
                   baseline: "hand: the same 2 × 1024² queries, all cores",
                   note: "\(cores) cores; \(intercepted) px intercepted (tree order ≠ frontmost)", samples: 5) {

@@ -149,8 +149,8 @@ final class Painter {
     /// the add term comes between: the caller draws it after).
     private func fillShadedColor(_ color: Color, shade: FaceShade, overlay: Color?, bounds: PlaneRect,
                                  outline: [Ring], chain: PlaneChain, grow: Double) throws -> Bool {
-        let multiply = shade.vertexMultiply?.count == 4 ? shade.vertexMultiply! : Array(repeating: .white, count: 4)
-        let add = shade.vertexAdd?.count == 4 ? shade.vertexAdd : nil
+        let multiply = shade.vertexMultiply.flatMap { $0.count == 4 ? $0 : nil } ?? Array(repeating: .white, count: 4)
+        let add = shade.vertexAdd.flatMap { $0.count == 4 ? $0 : nil }
         let corners = multiply.map { m -> Color in
             let k = m.clamped
             var c = Color(red: color.red * k.red, green: color.green * k.green, blue: color.blue * k.blue, alpha: 1)
