@@ -35,8 +35,9 @@ struct HitCommand: ParsableCommand {
         let p = point.point
         let policies: [(String, HitTestPolicy)] = [("tree", .treeOrder), ("coreanimation", .coreAnimation), ("frontmost", .frontmost)]
             .filter { policy == .all || $0.0 == policy.rawValue }
-        let answers = policies.map { ($0.0, s.root.hitTestResult(p, policy: $0.1)) }
-        let all = s.root.hitTestAll(p)
+        let tree = PresentationTree(s.root)
+        let answers = policies.map { ($0.0, tree.hitTestResult(p, policy: $0.1)) }
+        let all = tree.hitTestAll(p)
         if json {
             printJSON(scene: s, answers: answers, all: all)
         } else {

@@ -31,34 +31,6 @@ extension Layer {
         return forEachPlaneMap(to: ancestor) { maps.append($0); return true } ? maps : nil
     }
 
-    /// Walks `planeMaps(to:)` without collecting it: `body` gets each map from the receiver upwards and may
-    /// stop the walk by returning false. Returns false when the walk stopped or `ancestor` was not reached.
-    private func forEachPlaneMap(to ancestor: Layer?, _ body: (Homography) -> Bool) -> Bool {
-        var m: Transform3D?  // the 4×4 chain since the last flattening step; nil: identity
-        var current: Layer = self
-        while current !== ancestor {
-            let s = current.superlayer
-            let up = current.geometry.transform(toSuperlayer: s?.geometry)
-            let chained = m.map { $0.concatenating(up) } ?? up
-            guard let s else { return ancestor == nil && body(Homography(chained)) }
-            if s.isFlattening || s === ancestor {
-                guard body(Homography(chained)) else { return false }
-                m = nil
-            } else {
-                m = chained
-            }
-            current = s
-        }
-        return true
-    }
-
-    /// The nearest ancestor-or-self that flattens (is not a `TransformLayer`); `nil` when there is none.
-    var nearestFlatteningAncestorOrSelf: Layer? {
-        var a: Layer? = self
-        while let x = a, !x.isFlattening { a = x.superlayer }
-        return a
-    }
-
     /// The number of ancestors (0 for a root).
     private var depth: Int {
         var n = 0, a = superlayer

@@ -44,73 +44,33 @@ public struct HitCandidate {
 }
 
 extension Layer {
+    // Each call freezes the subtree into a `PresentationTree` and asks it: a caller with many questions about one
+    // unchanged tree (a hit map, a UI, a benchmark) holds one tree and asks it directly.
+
     /// The farthest descendant (or the receiver) containing `point`, which is in the receiver's **superlayer**
     /// space, in tree order. Corresponds to `-[CALayer hitTest:]` as UIKit delivers touches.
     public func hitTest(_ point: CGPoint) -> Layer? { hitTest(point, policy: .treeOrder) }
 
     /// The layer a touch at `point` (in the receiver's superlayer space) reaches under `policy`.
     public func hitTest(_ point: CGPoint, policy: HitTestPolicy) -> Layer? {
-        firstHit(point, policy: policy)?.0
+        PresentationTree(self).hitTest(point, policy: policy)
     }
 
     /// The face-aware answer for a touch at `point` (in the receiver's superlayer space).
     public func hitTestResult(_ point: CGPoint, policy: HitTestPolicy = .treeOrder) -> HitTestResult? {
-        firstHit(point, policy: policy).map { describeHit(layer: $0.0, localPoint: $0.1) }
+        PresentationTree(self).hitTestResult(point, policy: policy)
     }
 
     /// Every layer under `point` (in the receiver's superlayer space), in tree order, each with its tree rank
     /// and depth rank: where the two differ, a touch is intercepted.
     public func hitTestAll(_ point: CGPoint) -> [HitCandidate] {
-        guard point.x.isFinite, point.y.isFinite else { return [] }
-        let index = hitTestIndex
-        var tree: [(Layer, CGPoint)] = []
-        index.visitInTreeOrder(point: point, policy: .treeOrder) { node, local in
-            tree.append((index.layers[node].layer, local))
-            return false
-        }
-        // Each layer's first rank in depth order, and whether it is culled there: a lookup per hit, not a scan
-        // (deep trees have many hits).
-        var depthRanks: [ObjectIdentifier: (rank: Int, culled: Bool)] = [:]
-        var visibleCount = 0
-        index.visitInDepthOrder(point: point) { node, _, culled in
-            let id = ObjectIdentifier(index.layers[node].layer)
-            if depthRanks[id] == nil { depthRanks[id] = (visibleCount, culled) }
-            visibleCount += 1
-            return false
-        }
-        return tree.enumerated().map { rank, hit in
-            let v = depthRanks[ObjectIdentifier(hit.0)]
-            return HitCandidate(
-                result: describeHit(layer: hit.0, localPoint: hit.1), treeRank: rank,
-                depthRank: v?.rank ?? visibleCount, isCulled: v?.culled ?? false)
-        }
+        PresentationTree(self).hitTestAll(point)
     }
 
-    /// The layer `policy` picks at `point` and the point in its own bounds space.
-    private func firstHit(_ point: CGPoint, policy: HitTestPolicy) -> (Layer, CGPoint)? {
-        guard point.x.isFinite, point.y.isFinite else { return nil }
-        let index = hitTestIndex
-        return index.firstHit(point, policy: policy).map { (index.layers[$0.node].layer, $0.local) }
-    }
-
-    /// `hitTest(_:policy:)` for many points at once (each in the receiver's superlayer space): the tree is read
-    /// once for all of them, and the answers come back as numbers rather than one layer reference per point,
-    /// so a hit map of a million pixels does no reference counting per pixel.
+    /// `hitTest(_:policy:)` for many points at once (each in the receiver's superlayer space): the tree is frozen
+    /// once for all of them.
     public func hitTest(_ points: [CGPoint], policy: HitTestPolicy) -> HitTestBatch {
-        let index = hitTestIndex
-        var number = [Int32](repeating: -1, count: index.layers.count)  // node → place in `layers`, −1: not yet
-        var layers: [Layer] = []
-        var hits: [Int32] = []
-        hits.reserveCapacity(points.count)
-        for p in points {
-            guard let (node, _) = index.firstHit(p, policy: policy) else { hits.append(-1); continue }
-            if number[node] < 0 {
-                number[node] = Int32(layers.count)
-                layers.append(index.layers[node].layer)
-            }
-            hits.append(number[node])
-        }
-        return HitTestBatch(layers: layers, hits: hits)
+        PresentationTree(self).hitTest(points, policy: policy)
     }
 }
 
@@ -140,34 +100,5 @@ extension Layer {
             j = i
         }
         return inside
-    }
-}
-
-extension Layer {
-    /// The plane `self` is drawn on: the nearest ancestor-or-self that is a sublayer of a transform layer or
-    /// has a non-affine matrix to its superlayer; `self` when there is none.
-    public var face: Layer {
-        var a: Layer? = self
-        while let x = a, let s = x.superlayer {
-            if !s.isFlattening || !x.transformToSuperlayer.isAffine { return x }
-            a = s
-        }
-        return self
-    }
-
-    fileprivate func describeHit(layer: Layer, localPoint: CGPoint) -> HitTestResult {
-        let face = layer.face
-        let solid = face.superlayer as? TransformLayer
-        var depth = 0.0
-        if let maps = layer.planeMaps(to: face) {
-            var p: CGPoint? = localPoint
-            for h in maps { p = p.flatMap(h.apply) }
-            let owner = face.superlayer?.nearestFlatteningAncestorOrSelf
-            if let p, let m = face.transform3D(to: owner),
-               let q = m.apply(Vector3(Double(p.x), Double(p.y), 0)) {
-                depth = q.z
-            }
-        }
-        return HitTestResult(layer: layer, face: face, solid: solid, localPoint: localPoint, depth: depth)
     }
 }

@@ -5,13 +5,15 @@ public struct SceneMember {
     /// From the member's bounds space into the scene owner's bounds space, chained through transform layers
     /// without flattening.
     public let transform: Transform3D
-    /// The product of the opacities of the transform layers between the owner and the member (the member's
-    /// own opacity not included).
+    /// The product of the opacities (each clamped to 0…1) of the transform layers between the owner and the
+    /// member (the member's own opacity not included).
     public let inheritedOpacity: Double
     /// The transform layers between the owner and the member, outermost first.
     public let transformLayers: [TransformLayer]
     /// Position in the scene's tree order (pre-order): later members draw on top of coplanar earlier ones.
     public let treeIndex: Int
+    /// Lighting's object space for the member (`PresentationTree.Node.objectTransform`).
+    let objectTransform: Transform3D
 }
 
 extension Layer {
@@ -19,24 +21,19 @@ extension Layer {
     /// transform layer among them, each with its 4×4 matrix into this layer's bounds space. Hidden layers
     /// (and hidden transform layers' subtrees) are left out, as is anything `include` rejects.
     ///
-    /// For a `TransformLayer` receiver the members are its own expanded sublayers in its bounds space.
+    /// For a `TransformLayer` receiver the members are its own expanded sublayers in its bounds space. Read from
+    /// a `PresentationTree` of the receiver: a caller that needs more than the members should hold that tree.
     public func sublayerScene(including include: (Layer) -> Bool = { _ in true }) -> [SceneMember] {
+        let tree = PresentationTree(self, placement: .ownSpace)
         var members: [SceneMember] = []
-        // Iterative pre-order walk: (layer, matrix of its superlayer into the owner, opacity, TL chain).
-        var stack: [(Layer, Transform3D, Double, [TransformLayer])] =
-            sublayers.reversed().map { ($0, .identity, 1, []) }
-        while let (layer, parentMatrix, opacity, chain) = stack.popLast() {
-            guard !layer.isHidden, include(layer) else { continue }
-            let m = layer.transformToSuperlayer.concatenating(parentMatrix)
-            if let tl = layer as? TransformLayer {
-                let o = opacity * tl.opacity
-                let c = chain + [tl]
-                stack.append(contentsOf: tl.sublayers.reversed().map { ($0, m, o, c) })
-            } else {
-                members.append(SceneMember(
-                    layer: layer, transform: m, inheritedOpacity: opacity, transformLayers: chain,
-                    treeIndex: members.count))
-            }
+        for m in tree.members(of: tree.rootSceneContext) where m != 0 {
+            let chain = tree.transformLayers(of: m).filter { $0 != 0 }  // not the receiver itself
+            guard ([m] + chain).allSatisfy({ !tree[$0].isHidden && include(tree.layer($0)) }) else { continue }
+            members.append(SceneMember(
+                layer: tree.layer(m), transform: tree.transform(of: m),
+                inheritedOpacity: chain.reduce(1) { $0 * min(max(tree[$1].opacity, 0), 1) },
+                transformLayers: chain.map { tree.layer($0) as! TransformLayer }, treeIndex: members.count,
+                objectTransform: tree[m].objectTransform))
         }
         return members
     }

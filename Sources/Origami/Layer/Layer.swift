@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A rectangular plane in a tree of layers, with Core Animation's geometry. Corresponds to `CALayer`.
 ///
@@ -9,9 +8,7 @@ import Synchronization
 /// it, and `validateGeometry()` name the property.
 open class Layer {
     /// Position, bounds, anchor, transforms: see `LayerGeometry` for the matrices they define.
-    @exclusivity(unchecked) public internal(set) final var geometry = LayerGeometry() {
-        didSet { LayerChanges.record() }
-    }
+    @exclusivity(unchecked) public internal(set) final var geometry = LayerGeometry()
 
     public var name: String?
 
@@ -69,13 +66,13 @@ open class Layer {
         set { geometry.transform = Transform3D(newValue) }
     }
 
-    public var masksToBounds = false { didSet { LayerChanges.record() } }
+    public var masksToBounds = false
     /// When false, the layer is not drawn where its projected winding faces away from the viewer.
     /// It still receives hits (tree order). Corresponds to `CALayer.isDoubleSided`.
-    public var isDoubleSided = true { didSet { LayerChanges.record() } }
-    public var isHidden = false { didSet { LayerChanges.record() } }
+    public var isDoubleSided = true
+    public var isHidden = false
     /// Group opacity for an ordinary layer, multiplied into each sublayer for a `TransformLayer`. 0…1.
-    public var opacity: Double = 1 { didSet { LayerChanges.record() } }
+    public var opacity: Double = 1
     public var backgroundColor: Color?
     public var borderWidth: Double = 0
     public var borderColor: Color = .black
@@ -86,7 +83,7 @@ open class Layer {
     public var contentsScale: Double = 1
     /// When false, neither this layer nor its sublayers receive hits: UIKit's `userInteractionEnabled = NO`,
     /// the book's fix for the cube's intercepted button.
-    public var allowsHitTesting = true { didSet { LayerChanges.record() } }
+    public var allowsHitTesting = true
     /// Shades the members of this layer's sublayer scene when rendered (the lights of this 3D context).
     /// `nil`: unlit. Lighting never changes the layers; it is a render-time pass.
     public var lighting: (any FaceShader)?
@@ -95,11 +92,8 @@ open class Layer {
     /// a side table, which makes each walk up the tree and every retain of a layer take the slow path
     /// (conversion was 60 % reference counting). A superlayer clears it when it lets a sublayer go, in
     /// `removeFromSuperlayer`, `replaceSublayer`, `setSublayers` and `deinit`, so it never dangles.
-    public internal(set) final unowned var superlayer: Layer? { didSet { LayerChanges.record() } }
-    public internal(set) var sublayers: [Layer] = [] { didSet { LayerChanges.record() } }
-    /// The last hit-test index built with this layer as the receiver (see `hitTestIndex`). Behind a lock:
-    /// hit testing only reads the model, so several threads may query one tree at once.
-    let hitTestCache = Mutex<HitTestIndex?>(nil)
+    public internal(set) final unowned var superlayer: Layer?
+    public internal(set) var sublayers: [Layer] = []
 
     /// How the layer follows its superlayer's size changes (OS X rules). Default: fixed size and margins
     /// to the minimum edges. Corresponds to `CALayer.autoresizingMask`.
@@ -146,9 +140,6 @@ open class Layer {
         self.name = name
         self.frame = frame
     }
-
-    /// True for layers that draw and flatten their sublayers; false for `TransformLayer`.
-    public var isFlattening: Bool { true }
 
     /// Override point (or set `layoutHandler`): position the sublayers. Called by `layoutIfNeeded()`.
     /// The default runs the `layoutManager`, if any. Corresponds to `-[CALayer layoutSublayers]`.

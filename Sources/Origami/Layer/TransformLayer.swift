@@ -5,6 +5,4 @@
 /// opacity multiplies into each sublayer). Its `transform`, `position` and `sublayerTransform` still apply
 /// to the sublayers, which is what lets a cube built from six faces turn as one. Hit testing passes through it
 /// and never returns it.
-open class TransformLayer: Layer {
-    override public var isFlattening: Bool { false }
-}
+open class TransformLayer: Layer {}

@@ -53,32 +53,28 @@ public protocol FaceShader: Sendable {
     func shade(_ transforms: FaceTransforms, bounds: CGRect) -> FaceShade?
 }
 
-extension Layer {
-    /// The transforms that carry `member`'s normal in each light space, `member` being one of this layer's
-    /// `sublayerScene()` members.
-    public func faceTransforms(for member: SceneMember) -> FaceTransforms {
-        // Object: up to (not including the placement of) the nearest transform layer holding the member.
-        var object = Transform3D.identity
-        var current = member.layer
-        let solid = member.transformLayers.last
-        while current !== solid, current !== self, let s = current.superlayer {
-            object = object.concatenating(current.geometry.placementTransform)
-            if s === solid || s === self { break }
-            object = object.concatenating(s.geometry.sublayerSpaceTransform)
-            current = s
-        }
-        if let solid { object = object.concatenating(solid.geometry.sublayerSpaceTransform) }
-        // Scene: the full chain minus this layer's sublayer-space transform (applied last in member.transform).
-        let scene = geometry.sublayerSpaceTransform.inverted().map { member.transform.concatenating($0) }
-            ?? member.transform
+extension FaceTransforms {
+    /// The transforms of a member drawn into a context through `projected` (its whole chain into the context's
+    /// bounds space), with `object` its transform relative to its solid, `context` the context's geometry.
+    init(projected: Transform3D, object: Transform3D, context: LayerGeometry) {
+        // Scene: the full chain minus the context's sublayer-space transform (applied last in `projected`).
+        let scene = context.sublayerSpaceTransform.inverted().map { projected.concatenating($0) } ?? projected
         // View: the camera's rotation and scale, not its perspective: with m14 m24 m34 left in, the anchor
         // translation around the sublayerTransform would leak the perspective into the linear part.
-        var camera = geometry
+        var camera = context
         camera.sublayerTransform.m14 = 0
         camera.sublayerTransform.m24 = 0
         camera.sublayerTransform.m34 = 0
         camera.sublayerTransform.m44 = 1
-        return FaceTransforms(object: object, scene: scene, view: scene.concatenating(camera.sublayerSpaceTransform),
-                              projected: member.transform)
+        self.init(object: object, scene: scene, view: scene.concatenating(camera.sublayerSpaceTransform),
+                  projected: projected)
+    }
+}
+
+extension Layer {
+    /// The transforms that carry `member`'s normal in each light space, `member` being one of this layer's
+    /// `sublayerScene()` members.
+    public func faceTransforms(for member: SceneMember) -> FaceTransforms {
+        FaceTransforms(projected: member.transform, object: member.objectTransform, context: geometry)
     }
 }

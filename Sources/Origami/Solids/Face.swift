@@ -31,7 +31,7 @@ public final class Face: Layer {
     /// Only the inside of this polygon belongs to the face: a renderer draws the face (background, contents,
     /// sublayers, border) clipped to it, as Core Animation does with a `CAShapeLayer` mask whose path is this
     /// polygon. The layer model itself does not clip: hit testing and `contains(_:)` still use the bounds.
-    public internal(set) var polygon: [CGPoint]? { didSet { LayerChanges.record() } }
+    public internal(set) var polygon: [CGPoint]?
 
     init(kind: Kind, index: Int) {
         self.kind = kind

@@ -19,16 +19,21 @@ public struct HitMap: Sendable {
     public let frontmost: [Int32]
 
     /// Hit-tests the centre of every pixel of a `size`-point canvas at `scale` pixels per point, `root` being
-    /// placed in the canvas as the renderer places it (the canvas is the root's superlayer space). The rows are
-    /// shared among the cores (hit testing only reads the tree); `name` is called once per layer reached, on
-    /// the calling thread, in the order of the layers' first touches in reading order.
+    /// placed in the canvas as the renderer places it (the canvas is the root's superlayer space).
     public init(root: Layer, size: CGSize, scale: Double = 1, name: (Layer) -> String) throws {
+        try self.init(tree: PresentationTree(root, placement: .canvas), size: size, scale: scale, name: name)
+    }
+
+    /// Hit-tests the centre of every pixel of a `size`-point canvas at `scale` pixels per point, the tree's root
+    /// placement space being the canvas. The rows are shared among the cores (they all read the one tree);
+    /// `name` is called once per layer reached, on the calling thread, in the order of the layers' first touches
+    /// in reading order.
+    public init(tree: PresentationTree, size: CGSize, scale: Double = 1, name: (Layer) -> String) throws {
         let (w, h) = try Renderer.pixelSize(size, options: RenderOptions(scale: scale))
         // Bands of rows, a few per core so that a band over empty canvas does not leave a core idle; each band
-        // is one batch query per policy (the tree is read once, no reference counting per pixel).
+        // is one batch query per policy, answered as node numbers (no reference counting per pixel).
         let bandCount = max(1, min(h, ProcessInfo.processInfo.activeProcessorCount * 4))
-        let bands = Mutex([Band?](repeating: nil, count: bandCount))
-        nonisolated(unsafe) let tree = root  // only read: hit testing is safe from several threads at once
+        let bands = Mutex([(tree: [Int32], front: [Int32])?](repeating: nil, count: bandCount))
         DispatchQueue.concurrentPerform(iterations: bandCount) { b in
             let rows = b * h / bandCount ..< (b + 1) * h / bandCount
             var points: [CGPoint] = []
@@ -36,21 +41,21 @@ public struct HitMap: Sendable {
             for y in rows {
                 for x in 0..<w { points.append(CGPoint(x: (Double(x) + 0.5) / scale, y: (Double(y) + 0.5) / scale)) }
             }
-            let band = Band(tree: tree.hitTest(points, policy: .treeOrder),
-                            front: tree.hitTest(points, policy: .frontmost))
+            let band = (tree: tree.hitNodes(points, policy: .treeOrder), front: tree.hitNodes(points, policy: .frontmost))
             bands.withLock { $0[b] = band }
         }
         // Number the layers in the order of their first touch, reading the pixels row by row and the tree-order
         // answer before the frontmost one at each pixel.
-        var number: [ObjectIdentifier: Int32] = [:]
+        var number = [Int32](repeating: -1, count: tree.count)
         var names: [String] = [], colors: [Color] = []
         var hues: Int32 = 0
-        func globalNumber(_ layer: Layer) -> Int32 {
-            if let i = number[ObjectIdentifier(layer)] { return i }
+        func globalNumber(_ node: Int32) -> Int32 {
+            let n = Int(node)
+            if number[n] >= 0 { return number[n] }
             let i = Int32(names.count)
-            number[ObjectIdentifier(layer)] = i
-            names.append(name(layer))
-            if layer.superlayer == nil {
+            number[n] = i
+            names.append(name(tree.layer(n)))
+            if tree[n].parent < 0 {
                 colors.append(Color(white: 0.85))
             } else {
                 colors.append(Self.color(hues))
@@ -62,27 +67,14 @@ public struct HitMap: Sendable {
         var offset = 0
         for band in bands.withLock({ $0 }) {
             guard let band else { continue }
-            var treeNumbers = [Int32](repeating: -1, count: band.tree.layers.count)
-            var frontNumbers = [Int32](repeating: -1, count: band.front.layers.count)
-            for (k, (t, f)) in zip(band.tree.hits, band.front.hits).enumerated() {
-                if t >= 0 {
-                    if treeNumbers[Int(t)] < 0 { treeNumbers[Int(t)] = globalNumber(band.tree.layers[Int(t)]) }
-                    treeOrder[offset + k] = treeNumbers[Int(t)]
-                }
-                if f >= 0 {
-                    if frontNumbers[Int(f)] < 0 { frontNumbers[Int(f)] = globalNumber(band.front.layers[Int(f)]) }
-                    frontmost[offset + k] = frontNumbers[Int(f)]
-                }
+            for (k, (t, f)) in zip(band.tree, band.front).enumerated() {
+                if t >= 0 { treeOrder[offset + k] = globalNumber(t) }
+                if f >= 0 { frontmost[offset + k] = globalNumber(f) }
             }
-            offset += band.tree.hits.count
+            offset += band.tree.count
         }
         self.width = w; self.height = h; self.scale = scale
         self.names = names; self.colors = colors; self.treeOrder = treeOrder; self.frontmost = frontmost
-    }
-
-    /// One band of rows: both policies' answers. Handed from its worker to the caller, then only read.
-    private struct Band: @unchecked Sendable {
-        let tree: HitTestBatch, front: HitTestBatch
     }
 
     /// Pixels where the touch reaches a layer other than the one seen.

@@ -31,7 +31,7 @@ public final class RenderNode: Sendable {
     /// depth-sorted with it.
     let extent: PlaneRect
 
-    init(_ layer: Layer, members: [RenderMember]) throws {
+    init(_ layer: PresentationTree.Node, members: [RenderMember]) throws {
         name = layer.name
         bounds = layer.bounds.standardized
         backgroundColor = layer.backgroundColor.map(\.clamped)
@@ -44,8 +44,8 @@ public final class RenderNode: Sendable {
         opacity = min(max(layer.opacity, 0), 1)
         masksToBounds = layer.masksToBounds
         isDoubleSided = layer.isDoubleSided
-        text = (layer as? TextLayer).map(TextStyle.init)
-        shape = (layer as? Face)?.polygon.flatMap { $0.count >= 3 && $0.allSatisfy { $0.x.isFinite && $0.y.isFinite } ? $0 : nil }
+        text = layer.text
+        shape = layer.outline.flatMap { $0.count >= 3 && $0.allSatisfy { $0.x.isFinite && $0.y.isFinite } ? $0 : nil }
         self.members = members
 
         let b = PlaneRect(minX: Double(bounds.minX), minY: Double(bounds.minY),
@@ -102,7 +102,7 @@ public final class RenderNode: Sendable {
     }
 }
 
-/// One plane of a render node's sublayer scene. Corresponds to `SceneMember`, frozen.
+/// One plane of a render node's sublayer scene: a presentation-tree member with its shade.
 public struct RenderMember: Sendable {
     public let node: RenderNode
     /// From the member's bounds space into the owner's bounds space (4×4, chained through transform layers).

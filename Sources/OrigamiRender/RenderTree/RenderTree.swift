@@ -1,50 +1,49 @@
 import Foundation
 import Origami
 
-/// An immutable, `Sendable` snapshot of a layer tree, taken once and rendered any number of times on any
-/// threads (DESIGN §3.8). Hidden layers and layers with non-finite geometry, opacity, border width or corner
-/// radius are left out (with their subtrees); lighting shaders are asked here, once per member, and never
-/// change the layers.
+/// What a render paints: a `PresentationTree` with the paint payloads the painter needs per ordinary layer
+/// (glyph outlines, extents, the shades its context's lighting decides). Immutable and `Sendable`, so it is
+/// rendered any number of times on any threads (DESIGN §3.8). Layers the presentation tree marks undrawable
+/// (hidden, or with non-finite geometry, opacity, border width, corner radius or contents scale) are left out
+/// with their subtrees; lighting shaders are asked here, once per member, and never change the layers.
 public struct RenderTree: Sendable {
-    /// The canvas's scene: the root placed in its (virtual) superlayer's space — or, when the root is a
-    /// `TransformLayer`, its expanded sublayers, which then share the canvas's 3D space.
+    /// The canvas's scene: the root placed in the canvas — or, when the root is a `TransformLayer`, its expanded
+    /// sublayers, which then share the canvas's 3D space.
     public let members: [RenderMember]
 
-    /// Snapshots the tree of `root`. The canvas is `root`'s superlayer space; `root` is placed by its own
-    /// position, transform and zPosition.
+    /// Freezes the tree of `root` and prepares it for painting. The canvas is `root`'s superlayer space; `root`
+    /// is placed by its own position, transform and zPosition.
     ///
     /// Throws `RenderError.limitExceeded` when the drawable tree has more layers or more levels than `limits`
-    /// allow — checked by an iterative walk before anything is snapshotted, because the snapshot and the
-    /// painting recurse once per level.
+    /// allow — checked by an iterative walk before anything is frozen.
     public init(root: Layer, limits: RenderLimits = .default) throws {
         try limits.check(root)
-        guard RenderTree.isDrawable(root) else { members = []; return }
-        let place = root.geometry.placementTransform
-        if root.isFlattening {
-            members = [RenderMember(node: try RenderTree.node(root), transform: place, inheritedOpacity: 1,
-                                    zPosition: root.zPosition, treeIndex: 0, shade: nil)]
-        } else {
-            members = try root.sublayerScene(including: RenderTree.isDrawable).map {
-                RenderMember(node: try RenderTree.node($0.layer), transform: $0.transform.concatenating(place),
-                             inheritedOpacity: $0.inheritedOpacity * min(max(root.opacity, 0), 1),
-                             zPosition: $0.layer.zPosition, treeIndex: $0.treeIndex, shade: nil)
+        try self.init(PresentationTree(root, placement: .canvas), checkedWithin: nil)
+    }
+
+    /// Prepares a presentation tree for painting; its context −1 is the canvas.
+    public init(_ tree: PresentationTree, limits: RenderLimits = .default) throws {
+        try self.init(tree, checkedWithin: limits)
+    }
+
+    private init(_ tree: PresentationTree, checkedWithin limits: RenderLimits?) throws {
+        try limits?.check(tree)
+        let rendered = tree.renderedNodes
+        guard rendered.first == true else { members = []; return }
+        // Reverse pre-order: every node's members are built before the node itself.
+        var built = [RenderNode?](repeating: nil, count: tree.count)
+        func scene(of c: Int) -> [RenderMember] {
+            let lighting = c >= 0 ? tree[c].lighting : nil
+            return tree.drawableMembers(of: c).enumerated().compactMap { order, m in
+                guard let node = built[m] else { return nil }
+                let shade = lighting.flatMap { $0.shade(tree.faceTransforms(of: m), bounds: tree[m].bounds) }
+                return RenderMember(node: node, transform: tree.transform(of: m), inheritedOpacity: tree.inheritedOpacity(of: m),
+                                    zPosition: tree[m].geometry.zPosition, treeIndex: order, shade: shade)
             }
         }
-    }
-
-    static func isDrawable(_ layer: Layer) -> Bool {
-        !layer.isHidden && layer.geometry.isFinite && layer.opacity.isFinite
-            && layer.borderWidth.isFinite && layer.cornerRadius.isFinite && layer.contentsScale.isFinite
-    }
-
-    /// Recursion follows the tree's depth of ordinary layers (transform layers are expanded iteratively).
-    static func node(_ layer: Layer) throws -> RenderNode {
-        let scene = layer.sublayerScene(including: isDrawable)
-        let members = try scene.map { m in
-            let shade = layer.lighting.flatMap { $0.shade(layer.faceTransforms(for: m), bounds: m.layer.bounds) }
-            return RenderMember(node: try node(m.layer), transform: m.transform, inheritedOpacity: m.inheritedOpacity,
-                                zPosition: m.layer.zPosition, treeIndex: m.treeIndex, shade: shade)
+        for i in stride(from: tree.count - 1, through: 0, by: -1) where tree[i].isFlattening && rendered[i] {
+            built[i] = try RenderNode(tree[i], members: scene(of: i))
         }
-        return try RenderNode(layer, members: members)
+        members = scene(of: -1)
     }
 }

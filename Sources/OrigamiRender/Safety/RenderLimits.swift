@@ -66,7 +66,7 @@ public struct RenderLimits: Hashable, Sendable {
         var count = 0
         var stack: [(Layer, Int)] = [(root, 0)]
         while let (layer, depth) = stack.popLast() {
-            guard RenderTree.isDrawable(layer) else { continue }
+            guard PresentationTree.isDrawable(layer) else { continue }
             count += 1
             guard count <= maxLayers else { throw .limitExceeded(limit: "maxLayers", value: count, maximum: maxLayers) }
             guard depth <= maxDepth else { throw .limitExceeded(limit: "maxDepth", value: depth, maximum: maxDepth) }
@@ -74,6 +74,20 @@ public struct RenderLimits: Hashable, Sendable {
                 throw .limitExceeded(limit: "maxTextBytes", value: text.string.utf8.count, maximum: maxTextBytes)
             }
             for s in layer.sublayers { stack.append((s, depth + 1)) }
+        }
+    }
+
+    /// The same checks on a presentation tree: its rendered nodes.
+    public func check(_ tree: PresentationTree) throws(RenderError) {
+        var count = 0
+        for (i, rendered) in tree.renderedNodes.enumerated() where rendered {
+            count += 1
+            guard count <= maxLayers else { throw .limitExceeded(limit: "maxLayers", value: count, maximum: maxLayers) }
+            let node = tree[i]
+            guard node.level <= maxDepth else { throw .limitExceeded(limit: "maxDepth", value: node.level, maximum: maxDepth) }
+            if let text = node.text, text.string.utf8.count > maxTextBytes {
+                throw .limitExceeded(limit: "maxTextBytes", value: text.string.utf8.count, maximum: maxTextBytes)
+            }
         }
     }
 

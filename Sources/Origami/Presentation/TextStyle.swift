@@ -1,5 +1,3 @@
-import Origami
-
 /// What a `TextLayer` draws, frozen at snapshot time. Corresponds to the drawing properties of `CATextLayer`.
 public struct TextStyle: Hashable, Sendable {
     public let string: String

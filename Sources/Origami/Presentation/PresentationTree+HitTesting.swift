@@ -1,0 +1,212 @@
+import Foundation
+
+// Hit testing (DESIGN §5) on a presentation tree: points are in the root's placement space (for a tree built
+// with `.superlayer`, the root's superlayer space — `CALayer.hitTest`'s contract). Queries walk the tree's
+// tables with explicit stacks, so any depth is safe, and read nothing else, so a tree answers the same however
+// the layers change afterwards.
+extension PresentationTree {
+    /// The layer a touch at `point` reaches under `policy`.
+    public func hitTest(_ point: CGPoint, policy: HitTestPolicy = .treeOrder) -> Layer? {
+        firstHit(point, policy: policy).map { layer($0.node) }
+    }
+
+    /// The face-aware answer for a touch at `point`.
+    public func hitTestResult(_ point: CGPoint, policy: HitTestPolicy = .treeOrder) -> HitTestResult? {
+        firstHit(point, policy: policy).map { result($0.node, local: $0.local) }
+    }
+
+    /// Every layer under `point`, in tree order, each with its tree rank and depth rank: where the two differ, a
+    /// touch is intercepted.
+    public func hitTestAll(_ point: CGPoint) -> [HitCandidate] {
+        guard point.x.isFinite, point.y.isFinite else { return [] }
+        var tree: [(node: Int, local: CGPoint)] = []
+        visitInTreeOrder(point: point, policy: .treeOrder) { node, local in
+            tree.append((node, local))
+            return false
+        }
+        // Each node's first rank in depth order, and whether it is culled there.
+        var depthRanks = [(rank: Int, culled: Bool)?](repeating: nil, count: count)
+        var visibleCount = 0
+        visitInDepthOrder(point: point) { node, _, culled in
+            if depthRanks[node] == nil { depthRanks[node] = (visibleCount, culled) }
+            visibleCount += 1
+            return false
+        }
+        return tree.enumerated().map { rank, hit in
+            let v = depthRanks[hit.node]
+            return HitCandidate(result: result(hit.node, local: hit.local), treeRank: rank,
+                                depthRank: v?.rank ?? visibleCount, isCulled: v?.culled ?? false)
+        }
+    }
+
+    /// `hitTest(_:policy:)` for many points at once: the answers come back as numbers rather than one layer
+    /// reference per point, so a hit map of a million pixels does no reference counting per pixel.
+    public func hitTest(_ points: [CGPoint], policy: HitTestPolicy) -> HitTestBatch {
+        let nodes = hitNodes(points, policy: policy)
+        var number = [Int32](repeating: -1, count: count)  // node → place in `layers`, −1: not yet
+        var layers: [Layer] = []
+        let hits = nodes.map { node -> Int32 in
+            guard node >= 0 else { return -1 }
+            if number[Int(node)] < 0 {
+                number[Int(node)] = Int32(layers.count)
+                layers.append(layer(Int(node)))
+            }
+            return number[Int(node)]
+        }
+        return HitTestBatch(layers: layers, hits: hits)
+    }
+
+    /// Per point, the node `policy` picks there, or −1.
+    public func hitNodes(_ points: [CGPoint], policy: HitTestPolicy) -> [Int32] {
+        points.map { p in firstHit(p, policy: policy).map { Int32($0.node) } ?? -1 }
+    }
+
+    // MARK: Answers
+
+    /// The answer for a touch that reached node `i` at `local` (its bounds space): the face is the nearest
+    /// ancestor-or-self drawn as a face of its context (a sublayer of a transform layer, or placed by a
+    /// non-affine matrix), else the layer itself; the depth is the touched point's z in the face's context, from
+    /// the same matrices the depth-order query sorts by.
+    func result(_ i: Int, local: CGPoint) -> HitTestResult {
+        let planes = storage.planes, nodes = storage.nodes
+        var f = i
+        while f >= 0, !planes[f].isFacePlane { f = nodes[f].parent }
+        let faceNode: Int? = f >= 0 ? f : storage.faceAboveRoot == nil ? i : nil
+        guard let faceNode else {
+            // The face lies above the root, outside the tree: read from the layers (a subtree of a 3D scene
+            // hit-tested on its own), as `Layer.face` does.
+            return Self.liveResult(layer: layer(i), face: storage.faceAboveRoot ?? layer(i),
+                                   solid: storage.solidAboveFace, local: local)
+        }
+        var p: CGPoint? = local
+        var n = i
+        while n != faceNode, let q = p {
+            p = Homography(planes[n].toOwner).apply(q)
+            n = planes[n].owner
+        }
+        var depth = 0.0
+        if let p, let q = planes[faceNode].toOwner.apply(Vector3(Double(p.x), Double(p.y), 0)) { depth = q.z }
+        let parent = nodes[faceNode].parent
+        let solid = parent >= 0 ? (planes[parent].isFlattening ? nil : layer(parent) as? TransformLayer)
+            : storage.rootSolid
+        return HitTestResult(layer: layer(i), face: layer(faceNode), solid: solid, localPoint: local, depth: depth)
+    }
+
+    private static func liveResult(layer: Layer, face: Layer, solid: TransformLayer?, local: CGPoint) -> HitTestResult {
+        var depth = 0.0
+        if let maps = layer.planeMaps(to: face) {
+            var p: CGPoint? = local
+            for h in maps { p = p.flatMap(h.apply) }
+            let owner = face.superlayer?.nearestFlatteningAncestorOrSelf
+            if let p, let m = face.transform3D(to: owner), let q = m.apply(Vector3(Double(p.x), Double(p.y), 0)) {
+                depth = q.z
+            }
+        }
+        return HitTestResult(layer: layer, face: face, solid: solid, localPoint: local, depth: depth)
+    }
+
+    // MARK: Queries
+
+    /// Whether a touch at `p` reaches node `i`: inside its bounds (`Layer.contains`) and, for a face with an
+    /// outline, inside that outline.
+    func containsTouch(_ i: Int, _ p: CGPoint) -> Bool {
+        guard storage.planes[i].contains(p) else { return false }
+        let o = storage.planes[i].outline
+        return o.isEmpty || Layer.polygon(storage.outlinePoints[o], contains: p)
+    }
+
+    /// The node `policy` picks at `point` and the point in its bounds space.
+    func firstHit(_ point: CGPoint, policy: HitTestPolicy) -> (node: Int, local: CGPoint)? {
+        guard point.x.isFinite, point.y.isFinite else { return nil }
+        var found: (node: Int, local: CGPoint)?
+        switch policy {
+        case .treeOrder, .coreAnimation:
+            visitInTreeOrder(point: point, policy: policy) { node, local in
+                found = (node, local)
+                return true
+            }
+        case .frontmost:
+            // The first hit that is not culled: what the eye sees at the point.
+            visitInDepthOrder(point: point) { node, local, culled in
+                if !culled { found = (node, local) }
+                return !culled
+            }
+        }
+        return found
+    }
+
+    /// Visits the nodes containing `point` in `policy`'s tree order, until `visit` returns true: later siblings
+    /// first (`.coreAnimation`: by descending zPosition, then later first), each layer's sublayers before the
+    /// layer itself. Transform layers are passed through, never visited.
+    func visitInTreeOrder(point: CGPoint, policy: HitTestPolicy, _ visit: (_ node: Int, _ local: CGPoint) -> Bool) {
+        enum Step { case enter(Int, CGPoint), finish(Int, CGPoint) }
+        let planes = storage.planes
+        let order = policy == .coreAnimation ? storage.childListByZ : storage.childList
+        var stack: [Step] = []
+        stack.reserveCapacity(16)
+        stack.append(.enter(0, point))
+        while let step = stack.popLast() {
+            switch step {
+            case let .finish(i, local):
+                if containsTouch(i, local) && visit(i, local) { return }
+            case let .enter(i, p):
+                guard planes[i].receivesHits(policy) else { continue }
+                let range = planes[i].childStart ..< planes[i].childStart + planes[i].childCount
+                guard planes[i].isFlattening else {
+                    // A transform layer is never returned; its sublayers share its owner's plane.
+                    for c in order[range] { stack.append(.enter(c, p)) }
+                    continue
+                }
+                guard let local = planes[i].fromOwner?.apply(p) else { continue }
+                if planes[i].masksToBounds && !planes[i].contains(local) { continue }
+                stack.append(.finish(i, local))
+                for c in order[range] { stack.append(.enter(c, local)) }
+            }
+        }
+    }
+
+    /// Visits every node under `point`, frontmost first, until `visit` returns true: each context's members in
+    /// depth order (ties: higher zPosition, then later in the tree), a member's own scene above the member.
+    /// `culled` marks a layer seen from behind (single-sided) or inside one.
+    func visitInDepthOrder(point: CGPoint, _ visit: (_ node: Int, _ local: CGPoint, _ culled: Bool) -> Bool) {
+        enum Step { case collect(owner: Int, CGPoint, culled: Bool), emit(node: Int, CGPoint, culled: Bool) }
+        struct Candidate { let node: Int; let order: Int; let local: CGPoint; let depth: Double; let z: Double }
+        let planes = storage.planes, memberList = storage.hitMemberList, memberStart = storage.hitMemberStart
+        // One buffer for every context's candidates: each is consumed before the next context is collected.
+        var candidates: [Candidate] = []
+        candidates.reserveCapacity(8)
+        var stack: [Step] = []
+        stack.reserveCapacity(16)
+        stack.append(.collect(owner: -1, point, culled: false))
+        while let step = stack.popLast() {
+            switch step {
+            case let .emit(node, local, culled):
+                if visit(node, local, culled) { return }
+            case let .collect(owner, p, culled):
+                candidates.removeAll(keepingCapacity: true)
+                let range = memberStart[owner + 1] ..< memberStart[owner + 2]
+                for (order, m) in memberList[range].enumerated() {
+                    guard let local = planes[m].fromOwner?.apply(p),
+                          let q = planes[m].toOwner.apply(Vector3(Double(local.x), Double(local.y), 0)) else { continue }
+                    candidates.append(Candidate(node: m, order: order, local: local, depth: q.z, z: planes[m].zPosition))
+                }
+                candidates.sort { a, b in
+                    let tolerance = 1e-9 * max(1, abs(a.depth), abs(b.depth))
+                    if abs(a.depth - b.depth) > tolerance { return a.depth > b.depth }
+                    if a.z != b.z { return a.z > b.z }
+                    return a.order > b.order
+                }
+                // Front to back: each candidate's own scene, then the candidate — pushed in reverse so that they
+                // pop in that order.
+                for c in candidates.reversed() {
+                    if planes[c.node].masksToBounds && !planes[c.node].contains(c.local) { continue }
+                    let hidden = culled || (!planes[c.node].isDoubleSided && planes[c.node].determinant < 0)
+                    if containsTouch(c.node, c.local) { stack.append(.emit(node: c.node, c.local, culled: hidden)) }
+                    if memberStart[c.node + 1] < memberStart[c.node + 2] {
+                        stack.append(.collect(owner: c.node, c.local, culled: hidden))
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,418 @@
+import Foundation
+
+/// An immutable, `Sendable` picture of a layer tree: the one model of its 3D contexts (DESIGN §8).
+///
+/// Core Animation draws from a *presentation* copy of the model layers; this is Origami's. Built from a layer
+/// tree in one iterative walk, it records per layer (a **node**, numbered in tree pre-order, the root 0) the
+/// drawing properties, the 3D context the layer is drawn into, the 4×4 matrix into that context and the inverse
+/// plane map back, the facing (the plane map's determinant sign), the transform layers it is chained through,
+/// the inherited opacity and hit-testability; and per context its members in tree order. Rendering, every hit-test
+/// policy and its answers, lighting's transforms and `inspect` read it; nothing else knows the flattening rule.
+///
+/// The tree never changes after it is built, so any number of threads may read it at once, and editing the
+/// layers afterwards does not change its answers. It keeps the layers alive only to hand them back as the
+/// identity of an answer (`layer(_:)`); it never reads them again.
+public struct PresentationTree: Sendable {
+    /// Where the root is placed: the space the tree's context −1 (the query plane, or the canvas) is in.
+    public enum RootPlacement: Sendable {
+        /// In the root's superlayer's bounds space (`transformToSuperlayer`): hit testing's contract.
+        case superlayer
+        /// On a canvas that is the root's virtual superlayer: by the root's own position, transform and zPosition,
+        /// whatever its superlayer (the renderer's contract).
+        case canvas
+        /// Not placed: context −1 is the root's own bounds space (a transform layer's expanded sublayer scene).
+        case ownSpace
+    }
+
+    /// What kind of layer a node was frozen from.
+    public enum Kind: Hashable, Sendable { case layer, transformLayer, text, face }
+
+    /// One layer's drawing properties, as they were when the tree was built.
+    public struct Node: Sendable {
+        public let name: String?
+        public let kind: Kind
+        public let geometry: LayerGeometry
+        public let backgroundColor: Color?
+        public let contents: Bitmap?
+        public let contentsGravity: ContentsGravity
+        public let contentsScale: Double
+        public let borderWidth: Double
+        public let borderColor: Color
+        public let cornerRadius: Double
+        public let opacity: Double
+        public let masksToBounds: Bool
+        public let isDoubleSided: Bool
+        public let isHidden: Bool
+        public let allowsHitTesting: Bool
+        public let lighting: (any FaceShader)?
+        /// What a text layer draws.
+        public let text: TextStyle?
+        /// A solid face's outline in its bounds space (`Face.polygon`).
+        public let outline: [CGPoint]?
+        /// The superlayer's node; −1 for the root.
+        public let parent: Int
+        /// Levels below the root (0 for the root).
+        public let level: Int
+        /// The transform from this layer's bounds space relative to the transform layer holding it (its placement
+        /// and that layer's sublayer space), or its placement alone when its superlayer flattens: a face's
+        /// transform relative to its solid, the book's `face.transform` (lighting's object space).
+        public let objectTransform: Transform3D
+        /// The layer and every transform layer between it and its context is drawable: not hidden, and with
+        /// finite geometry, opacity, border width, corner radius and contents scale.
+        let isDrawableInContext: Bool
+        /// The layer and every transform layer between it and its context receives touches under `.frontmost`.
+        let receivesInContext: Bool
+
+        public var isFlattening: Bool { kind != .transformLayer }
+        public var bounds: CGRect { geometry.bounds }
+    }
+
+    /// The plain data a query reads per node: no references, so the hot loops read it in place without
+    /// reference counting (threads that share a tree would otherwise pass the counts' cache lines back and forth).
+    struct Plane {
+        let isFlattening: Bool
+        let isHidden: Bool
+        let allowsHitTesting: Bool
+        let opacity: Double
+        let masksToBounds: Bool
+        let isDoubleSided: Bool
+        let zPosition: Double
+        /// The bounds (standardised), for `contains` without reading the node.
+        let minX: Double, minY: Double, maxX: Double, maxY: Double
+        /// Where a solid face's outline lies in `outlinePoints`; empty for none.
+        let outline: Range<Int>
+        /// The context this layer is drawn into: the nearest flattening proper ancestor, or −1 for the root's
+        /// placement space.
+        let owner: Int
+        /// From the layer's bounds space into its owner's (4×4, z kept through transform layers).
+        let toOwner: Transform3D
+        /// The inverse plane map: owner plane → layer plane; `nil` when edge-on, singular or not finite.
+        let fromOwner: Homography?
+        /// The plane map's orientation in the owner: negative when the layer is seen from behind.
+        let determinant: Double
+        /// Whether the layer is a face of its context: a sublayer of a transform layer, or placed by a non-affine
+        /// matrix (see `faceNode`).
+        let isFacePlane: Bool
+        /// The product of the (clamped) opacities of the transform layers between the owner and the layer.
+        let inheritedOpacity: Double
+        /// The sublayers: `childList[childStart ..< childStart + childCount]` in `sublayers` order, and the same
+        /// range of `childListByZ` in `.coreAnimation`'s order reversed (so a stack pops them in order).
+        var childStart = 0, childCount = 0
+
+        func receivesHits(_ policy: HitTestPolicy) -> Bool {
+            !isHidden && allowsHitTesting && (policy == .coreAnimation || opacity >= 0.01)
+        }
+
+        /// `Layer.contains(_:)`: min edges inside, max edges outside.
+        func contains(_ p: CGPoint) -> Bool {
+            let x = Double(p.x), y = Double(p.y)
+            return x >= minX && x < maxX && y >= minY && y < maxY
+        }
+    }
+
+    /// Copy on write is never needed: nothing mutates a tree after `init`. One class holds the big tables so
+    /// that passing a tree around copies a reference.
+    final class Storage: @unchecked Sendable {
+        // `@unchecked`: `layers` holds non-Sendable class references, kept only as identities to hand back.
+        let layers: [Layer]
+        let nodes: [Node]
+        // The query tables live in buffers the storage owns rather than in arrays: see `Plane`.
+        let planes: UnsafeBufferPointer<Plane>
+        let outlinePoints: UnsafeBufferPointer<CGPoint>
+        let childList: UnsafeBufferPointer<Int>
+        let childListByZ: UnsafeBufferPointer<Int>
+        /// Members of context `c` (−1 included): `memberList[memberStart[c + 1] ..< memberStart[c + 2]]`, every
+        /// non-transform layer drawn into it in tree order.
+        let memberList: UnsafeBufferPointer<Int>
+        let memberStart: UnsafeBufferPointer<Int>
+        /// The same, leaving out members that do not receive touches under `.frontmost` (themselves or a
+        /// transform layer between them and the context): what a depth-order query walks.
+        let hitMemberList: UnsafeBufferPointer<Int>
+        let hitMemberStart: UnsafeBufferPointer<Int>
+        /// The face above the root when the root is no face itself (see `result(_:local:)`), and the solids
+        /// holding it and the root.
+        let faceAboveRoot: Layer?
+        let solidAboveFace: TransformLayer?, rootSolid: TransformLayer?
+
+        init(layers: [Layer], nodes: [Node], planes: [Plane], outlinePoints: [CGPoint], childList: [Int],
+             childListByZ: [Int], members: ([Int], [Int]), hitMembers: ([Int], [Int]), faceAboveRoot: Layer?) {
+            self.layers = layers; self.nodes = nodes
+            self.planes = Self.frozen(planes)
+            self.outlinePoints = Self.frozen(outlinePoints)
+            self.childList = Self.frozen(childList)
+            self.childListByZ = Self.frozen(childListByZ)
+            self.memberList = Self.frozen(members.0); self.memberStart = Self.frozen(members.1)
+            self.hitMemberList = Self.frozen(hitMembers.0); self.hitMemberStart = Self.frozen(hitMembers.1)
+            self.faceAboveRoot = faceAboveRoot
+            solidAboveFace = faceAboveRoot?.superlayer as? TransformLayer
+            rootSolid = layers.first?.superlayer as? TransformLayer
+        }
+
+        deinit {
+            for buffer in [childList, childListByZ, memberList, memberStart, hitMemberList, hitMemberStart] {
+                buffer.deallocate()
+            }
+            planes.deallocate(); outlinePoints.deallocate()
+        }
+
+        /// A copy of `array` in a buffer this storage owns (plain data: nothing to deinitialize).
+        private static func frozen<T>(_ array: [T]) -> UnsafeBufferPointer<T> {
+            let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: array.count)
+            _ = buffer.initialize(fromContentsOf: array)
+            return UnsafeBufferPointer(buffer)
+        }
+    }
+
+    let storage: Storage
+
+    /// Freezes the tree of `root`, placing the root as `placement` says.
+    public init(_ root: Layer, placement: RootPlacement = .superlayer) {
+        var layers: [Layer] = []
+        var nodes: [Node] = []
+        var planes: [Plane] = []
+        var outlinePoints: [CGPoint] = []
+        var children: [[Int]] = []
+        var spaces: [Transform3D] = []
+        // (layer, parent node, whether the transform layers between it and its owner are drawable / receive).
+        var stack: [(Layer, Int, Bool, Bool)] = [(root, -1, true, true)]
+        while let (layer, parent, chainDrawable, chainReceives) = stack.popLast() {
+            let g = layer.geometry
+            let flattens = layer.isFlattening
+            let owner: Int, toOwner: Transform3D, object: Transform3D, isFacePlane: Bool, inherited: Double
+            if parent < 0 {
+                owner = -1
+                switch placement {
+                case .superlayer: toOwner = layer.transformToSuperlayer
+                case .canvas: toOwner = g.placementTransform
+                case .ownSpace: toOwner = .identity
+                }
+                object = g.placementTransform
+                isFacePlane = layer.superlayer.map { !$0.isFlattening || !toOwner.isAffine } ?? false
+                inherited = 1
+            } else {
+                let placement = g.placementTransform
+                let toParent = placement.concatenating(spaces[parent])
+                if planes[parent].isFlattening {
+                    owner = parent
+                    toOwner = toParent
+                    object = placement
+                    isFacePlane = !toParent.isAffine
+                    inherited = 1
+                } else {
+                    owner = planes[parent].owner
+                    toOwner = toParent.concatenating(planes[parent].toOwner)
+                    object = toParent
+                    isFacePlane = true
+                    inherited = planes[parent].inheritedOpacity * min(max(nodes[parent].opacity, 0), 1)
+                }
+            }
+            let plane = Homography(toOwner)
+            let index = nodes.count
+            let b = g.bounds.standardized
+            let face = layer as? Face
+            var outline = 0..<0
+            if let polygon = face?.polygon, polygon.count >= 3 {
+                outline = outlinePoints.count ..< outlinePoints.count + polygon.count
+                outlinePoints += polygon
+            }
+            let drawable = chainDrawable && Self.isDrawable(layer)
+            let receives = chainReceives && !layer.isHidden && layer.allowsHitTesting && layer.opacity >= 0.01
+            let kind: Kind = !flattens ? .transformLayer : layer is TextLayer ? .text : face != nil ? .face : .layer
+            nodes.append(Node(
+                name: layer.name, kind: kind, geometry: g, backgroundColor: layer.backgroundColor,
+                contents: layer.contents, contentsGravity: layer.contentsGravity, contentsScale: layer.contentsScale,
+                borderWidth: layer.borderWidth, borderColor: layer.borderColor, cornerRadius: layer.cornerRadius,
+                opacity: layer.opacity, masksToBounds: layer.masksToBounds, isDoubleSided: layer.isDoubleSided,
+                isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting, lighting: layer.lighting,
+                text: (layer as? TextLayer).map(TextStyle.init), outline: face?.polygon,
+                parent: parent, level: parent < 0 ? 0 : nodes[parent].level + 1, objectTransform: object,
+                isDrawableInContext: drawable, receivesInContext: receives))
+            planes.append(Plane(
+                isFlattening: flattens, isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting,
+                opacity: layer.opacity, masksToBounds: layer.masksToBounds, isDoubleSided: layer.isDoubleSided,
+                zPosition: g.zPosition,
+                minX: Double(b.minX), minY: Double(b.minY), maxX: Double(b.maxX), maxY: Double(b.maxY),
+                outline: outline, owner: owner, toOwner: toOwner, fromOwner: plane.inverted(),
+                determinant: plane.matrix.determinant, isFacePlane: isFacePlane, inheritedOpacity: inherited))
+            layers.append(layer)
+            children.append([])
+            spaces.append(g.sublayerSpaceTransform)
+            if parent >= 0 { children[parent].append(index) }
+            // Below a flattening layer a new context starts: the chain's verdicts restart with its sublayers.
+            for s in layer.sublayers.reversed() {
+                stack.append((s, index, flattens || drawable, flattens || receives))
+            }
+        }
+        // Pre-order by construction (children pushed in reverse): members come out in tree order.
+        var childList: [Int] = [], childListByZ: [Int] = []
+        var members: [[Int]] = Array(repeating: [], count: nodes.count + 1)
+        var hitMembers: [[Int]] = Array(repeating: [], count: nodes.count + 1)
+        for i in nodes.indices {
+            planes[i].childStart = childList.count
+            planes[i].childCount = children[i].count
+            childList += children[i]
+            // Stable: equal zPositions keep later-first order; reversed for the stack.
+            let byZ = children[i].reversed().enumerated()
+                .sorted { (planes[$0.element].zPosition, -$0.offset) > (planes[$1.element].zPosition, -$1.offset) }
+                .map(\.element)
+            childListByZ += byZ.reversed()
+            guard planes[i].isFlattening else { continue }
+            members[planes[i].owner + 1].append(i)
+            if nodes[i].receivesInContext { hitMembers[planes[i].owner + 1].append(i) }
+        }
+        func flat(_ lists: [[Int]]) -> ([Int], [Int]) {
+            var list: [Int] = [], start = [0]
+            for l in lists { list += l; start.append(list.count) }
+            return (list, start)
+        }
+        let faceAboveRoot = planes[0].isFacePlane ? nil : root.superlayer?.facePlane
+        storage = Storage(layers: layers, nodes: nodes, planes: planes, outlinePoints: outlinePoints,
+                          childList: childList, childListByZ: childListByZ, members: flat(members),
+                          hitMembers: flat(hitMembers), faceAboveRoot: faceAboveRoot)
+    }
+
+    /// Whether the renderer can draw a layer: not hidden, and its geometry, opacity, border width, corner radius
+    /// and contents scale finite. A layer that is not drawable is left out of a render with its subtree.
+    public static func isDrawable(_ layer: Layer) -> Bool {
+        !layer.isHidden && layer.geometry.isFinite && layer.opacity.isFinite
+            && layer.borderWidth.isFinite && layer.cornerRadius.isFinite && layer.contentsScale.isFinite
+    }
+}
+
+// MARK: - Reading the tree
+
+extension PresentationTree {
+    /// The number of nodes (layers, transform layers included).
+    public var count: Int { storage.nodes.count }
+
+    /// Node `i`'s drawing properties.
+    public subscript(i: Int) -> Node { storage.nodes[i] }
+
+    /// The layer node `i` was frozen from: an identity to hand back, not a source of current values.
+    public func layer(_ i: Int) -> Layer { storage.layers[i] }
+
+    /// The context node `i` is drawn into: its nearest flattening proper ancestor, or −1 for the root's placement
+    /// space.
+    public func context(of i: Int) -> Int { storage.planes[i].owner }
+
+    /// From node `i`'s bounds space into its context's (4×4: through transform layers without flattening).
+    public func transform(of i: Int) -> Transform3D { storage.planes[i].toOwner }
+
+    /// The product of the opacities (each clamped to 0…1) of the transform layers between node `i` and its context.
+    public func inheritedOpacity(of i: Int) -> Double { storage.planes[i].inheritedOpacity }
+
+    /// Node `i` is seen from behind in its context: its plane map reverses the winding.
+    public func isSeenFromBehind(_ i: Int) -> Bool { storage.planes[i].determinant < 0 }
+
+    /// The transform layers between node `i` and its context, outermost first.
+    public func transformLayers(of i: Int) -> [Int] {
+        var chain: [Int] = []
+        var p = storage.nodes[i].parent
+        while p >= 0, !storage.planes[p].isFlattening { chain.append(p); p = storage.nodes[p].parent }
+        return chain.reversed()
+    }
+
+    /// The members of context `c` (a flattening node, or −1 for the root's placement space) in tree order: the
+    /// layers drawn into it, its sublayers and, recursively, the sublayers of transform layers among them.
+    public func members(of c: Int) -> [Int] {
+        Array(storage.memberList[storage.memberStart[c + 1] ..< storage.memberStart[c + 2]])
+    }
+
+    /// The context the root's sublayers are drawn into: the root's own (0), or, for a transform layer root, the
+    /// root's placement space (−1).
+    public var rootSceneContext: Int { storage.planes[0].isFlattening ? 0 : -1 }
+
+    /// Members of context `c` that a render draws: they and their transform layers are drawable.
+    public func drawableMembers(of c: Int) -> [Int] {
+        members(of: c).filter { storage.nodes[$0].isDrawableInContext }
+    }
+
+    /// Per node, whether a render reaches it: it and every ancestor in the tree are drawable.
+    public var renderedNodes: [Bool] {
+        var rendered = [Bool](repeating: false, count: count)
+        // Pre-order: a node's context comes before it.
+        for i in 0..<count {
+            let c = storage.planes[i].owner
+            rendered[i] = storage.nodes[i].isDrawableInContext && (c < 0 || rendered[c])
+        }
+        return rendered
+    }
+
+    /// The transforms that carry member `i`'s normal in each light space (DESIGN §4).
+    public func faceTransforms(of i: Int) -> FaceTransforms {
+        let c = storage.planes[i].owner
+        return FaceTransforms(projected: storage.planes[i].toOwner, object: storage.nodes[i].objectTransform,
+                              context: c < 0 ? LayerGeometry() : storage.nodes[c].geometry)
+    }
+
+    /// Node `i` is drawn as a face of its context: a sublayer of a transform layer, or placed by a non-affine
+    /// matrix (the planes a lit solid is made of).
+    public func isFace(_ i: Int) -> Bool { storage.planes[i].isFacePlane }
+
+    /// The maps from node `i`'s plane up to the plane of `ancestor`, a flattening ancestor-or-self (−1: the root's
+    /// placement space), one per flattening step, node `i`'s own first.
+    public func planeMaps(of i: Int, upTo ancestor: Int = -1) -> [Homography] {
+        var maps: [Homography] = []
+        var n = i
+        while n != ancestor, n >= 0 {
+            maps.append(Homography(storage.planes[n].toOwner))
+            n = storage.planes[n].owner
+        }
+        return maps
+    }
+}
+
+// MARK: - The flattening rule on the live tree
+
+// The same rule, walked on the model layers for the calls that answer one question about a live tree
+// (conversion, `Layer.face`) and would gain nothing from freezing it first.
+extension Layer {
+    /// True for layers that draw and flatten their sublayers; false for `TransformLayer`.
+    public var isFlattening: Bool { !(self is TransformLayer) }
+
+    /// The plane `self` is drawn on: the nearest ancestor-or-self that is a sublayer of a transform layer or
+    /// has a non-affine matrix to its superlayer; `self` when there is none.
+    public var face: Layer { facePlane ?? self }
+
+    /// The nearest ancestor-or-self that is a sublayer of a transform layer or has a non-affine matrix to its
+    /// superlayer; `nil` when there is none.
+    var facePlane: Layer? {
+        var a: Layer? = self
+        while let x = a, let s = x.superlayer {
+            if !s.isFlattening || !x.transformToSuperlayer.isAffine { return x }
+            a = s
+        }
+        return nil
+    }
+
+    /// The nearest ancestor-or-self that flattens (is not a `TransformLayer`); `nil` when there is none.
+    var nearestFlatteningAncestorOrSelf: Layer? {
+        var a: Layer? = self
+        while let x = a, !x.isFlattening { a = x.superlayer }
+        return a
+    }
+
+    /// Walks the maps from this layer's plane up to `ancestor`'s plane (`nil`: the root's virtual superlayer
+    /// space), one homography per flattening step: 4×4 matrices chain through transform layers with z kept, and
+    /// the z row and column are dropped at every ordinary layer (and at `ancestor`). `body` gets each map from
+    /// the receiver upwards and may stop the walk by returning false. Returns false when the walk stopped or
+    /// `ancestor` was not reached.
+    func forEachPlaneMap(to ancestor: Layer?, _ body: (Homography) -> Bool) -> Bool {
+        var m: Transform3D?  // the 4×4 chain since the last flattening step; nil: identity
+        var current: Layer = self
+        while current !== ancestor {
+            let s = current.superlayer
+            let up = current.geometry.transform(toSuperlayer: s?.geometry)
+            let chained = m.map { $0.concatenating(up) } ?? up
+            guard let s else { return ancestor == nil && body(Homography(chained)) }
+            if s.isFlattening || s === ancestor {
+                guard body(Homography(chained)) else { return false }
+                m = nil
+            } else {
+                m = chained
+            }
+            current = s
+        }
+        return true
+    }
+}
