@@ -46,7 +46,7 @@ struct InspectCommand: ParsableCommand {
     /// The +z axis of a face of a 3D context (not hidden there), carried into the context's space (with the
     /// camera's rotation, without its perspective) by the inverse transpose of the linear part of its matrix.
     private func viewNormal(of i: Int, in tree: PresentationTree) -> Vector3? {
-        guard tree.isFace(i), tree[i].isFlattening, ([i] + tree.transformLayers(of: i)).allSatisfy({ !tree[$0].isHidden }),
+        guard tree.isFace(i), tree[i].kind != .transformLayer, ([i] + tree.transformLayers(of: i)).allSatisfy({ !tree[$0].isHidden }),
               let inv = tree.faceTransforms(of: i).view.linearPart.inverted() else { return nil }
         return inv.transposed.apply(.unitZ).normalized()
     }

@@ -32,7 +32,7 @@ extension Layer {
             members.append(SceneMember(
                 layer: tree.layer(m), transform: tree.transform(of: m),
                 inheritedOpacity: chain.reduce(1) { $0 * min(max(tree[$1].opacity, 0), 1) },
-                transformLayers: chain.map { tree.layer($0) as! TransformLayer }, treeIndex: members.count,
+                transformLayers: chain.compactMap(tree.transformLayer), treeIndex: members.count,
                 objectTransform: tree[m].objectTransform))
         }
         return members

@@ -87,7 +87,7 @@ extension PresentationTree {
         var depth = 0.0
         if let p, let q = planes[faceNode].toOwner.apply(Vector3(Double(p.x), Double(p.y), 0)) { depth = q.z }
         let parent = nodes[faceNode].parent
-        let solid = parent >= 0 ? (planes[parent].isFlattening ? nil : layer(parent) as? TransformLayer)
+        let solid = parent >= 0 ? transformLayer(parent)
             : storage.rootSolid
         return HitTestResult(layer: layer(i), face: layer(faceNode), solid: solid, localPoint: local, depth: depth)
     }
@@ -152,7 +152,7 @@ extension PresentationTree {
             case let .enter(i, p):
                 guard planes[i].receivesHits(policy) else { continue }
                 let range = planes[i].childStart ..< planes[i].childStart + planes[i].childCount
-                guard planes[i].isFlattening else {
+                guard !planes[i].isTransformLayer else {
                     // A transform layer is never returned; its sublayers share its owner's plane.
                     for c in order[range] { stack.append(.enter(c, p)) }
                     continue

@@ -63,14 +63,14 @@ public struct PresentationTree: Sendable {
         /// The layer and every transform layer between it and its context receives touches under `.frontmost`.
         let receivesInContext: Bool
 
-        public var isFlattening: Bool { kind != .transformLayer }
         public var bounds: CGRect { geometry.bounds }
     }
 
     /// The plain data a query reads per node: no references, so the hot loops read it in place without
     /// reference counting (threads that share a tree would otherwise pass the counts' cache lines back and forth).
     struct Plane {
-        let isFlattening: Bool
+        /// A transform layer: drawn by nobody, passed through by queries.
+        let isTransformLayer: Bool
         let isHidden: Bool
         let allowsHitTesting: Bool
         let opacity: Double
@@ -192,7 +192,7 @@ public struct PresentationTree: Sendable {
             } else {
                 let placement = g.placementTransform
                 let toParent = placement.concatenating(spaces[parent])
-                if planes[parent].isFlattening {
+                if !planes[parent].isTransformLayer {
                     owner = parent
                     toOwner = toParent
                     object = placement
@@ -228,7 +228,7 @@ public struct PresentationTree: Sendable {
                 parent: parent, level: parent < 0 ? 0 : nodes[parent].level + 1, objectTransform: object,
                 isDrawableInContext: drawable, receivesInContext: receives))
             planes.append(Plane(
-                isFlattening: flattens, isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting,
+                isTransformLayer: !flattens, isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting,
                 opacity: layer.opacity, masksToBounds: layer.masksToBounds, isDoubleSided: layer.isDoubleSided,
                 zPosition: g.zPosition,
                 minX: Double(b.minX), minY: Double(b.minY), maxX: Double(b.maxX), maxY: Double(b.maxY),
@@ -256,7 +256,7 @@ public struct PresentationTree: Sendable {
                 .sorted { (planes[$0.element].zPosition, -$0.offset) > (planes[$1.element].zPosition, -$1.offset) }
                 .map(\.element)
             childListByZ += byZ.reversed()
-            guard planes[i].isFlattening else { continue }
+            guard !planes[i].isTransformLayer else { continue }
             members[planes[i].owner + 1].append(i)
             if nodes[i].receivesInContext { hitMembers[planes[i].owner + 1].append(i) }
         }
@@ -291,6 +291,9 @@ extension PresentationTree {
     /// The layer node `i` was frozen from: an identity to hand back, not a source of current values.
     public func layer(_ i: Int) -> Layer { storage.layers[i] }
 
+    /// Node `i`'s layer when it is a transform layer (a solid, or a group of them).
+    public func transformLayer(_ i: Int) -> TransformLayer? { storage.layers[i] as? TransformLayer }
+
     /// The context node `i` is drawn into: its nearest flattening proper ancestor, or −1 for the root's placement
     /// space.
     public func context(of i: Int) -> Int { storage.planes[i].owner }
@@ -308,7 +311,7 @@ extension PresentationTree {
     public func transformLayers(of i: Int) -> [Int] {
         var chain: [Int] = []
         var p = storage.nodes[i].parent
-        while p >= 0, !storage.planes[p].isFlattening { chain.append(p); p = storage.nodes[p].parent }
+        while p >= 0, storage.planes[p].isTransformLayer { chain.append(p); p = storage.nodes[p].parent }
         return chain.reversed()
     }
 
@@ -320,7 +323,7 @@ extension PresentationTree {
 
     /// The context the root's sublayers are drawn into: the root's own (0), or, for a transform layer root, the
     /// root's placement space (−1).
-    public var rootSceneContext: Int { storage.planes[0].isFlattening ? 0 : -1 }
+    public var rootSceneContext: Int { storage.planes[0].isTransformLayer ? -1 : 0 }
 
     /// Members of context `c` that a render draws: they and their transform layers are drawable.
     public func drawableMembers(of c: Int) -> [Int] {

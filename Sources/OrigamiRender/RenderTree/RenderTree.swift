@@ -41,7 +41,7 @@ public struct RenderTree: Sendable {
                                     zPosition: tree[m].geometry.zPosition, treeIndex: order, shade: shade)
             }
         }
-        for i in stride(from: tree.count - 1, through: 0, by: -1) where tree[i].isFlattening && rendered[i] {
+        for i in stride(from: tree.count - 1, through: 0, by: -1) where tree[i].kind != .transformLayer && rendered[i] {
             built[i] = try RenderNode(tree[i], members: scene(of: i))
         }
         members = scene(of: -1)
