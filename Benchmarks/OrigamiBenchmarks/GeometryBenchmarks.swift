@@ -108,25 +108,42 @@ enum GeometryBenchmarks {
         }
     }
 
-    /// The book's cube: one point per call, cycling over 64 points across the cube.
+    /// The book's cube: one point per call, cycling over 64 points across the cube. Steady state: one
+    /// presentation tree asked again and again, against the hand loop with the faces' inverses computed once (as
+    /// the tree has them). After a change: the layer tree is edited, so the next query freezes it first, against
+    /// the hand loop that derives every matrix and inverse per call.
     static func hitTests(_ h: Harness, _ group: String) throws {
         let cube = opaque(try Scenes.bookCube(lighting: nil))
+        let tree = opaque(PresentationTree(cube))
         let (container, faces) = Scenes.handCube()
+        let inverses = HandInverses(container: container, faces: faces)
         var rng = SplitMix(11)
         let points = opaque((0..<64).map { _ in CGPoint(x: rng.next(80, 320), y: rng.next(80, 320)) })
         let policies: [(HitTestPolicy, String)] = [(.treeOrder, "tree order"), (.coreAnimation, "CA order"),
                                                   (.frontmost, "frontmost")]
         var i = 0
         for (policy, label) in policies {
-            h.row(group, "hit test book cube, \(label)", baseline: "hand: 6 faces, 3×3 inverse each",
+            h.row(group, "hit test book cube, \(label)", baseline: "hand: 6 faces, inverses precomputed",
                   target: "≤ 3×") {
                 i = (i + 1) & 63
+                blackHole(tree.hitTest(points[i], policy: policy))
+            } against: {
+                i = (i + 1) & 63
+                blackHole(inverses.hit(points[i], frontmost: policy == .frontmost))
+            }
+        }
+        let face = opaque(cube.sublayers[0])
+        for (policy, label) in [policies[0], policies[2]] {
+            h.row(group, "first hit test after a change, \(label)", baseline: "hand: 6 faces, 3×3 inverse each") {
+                i = (i + 1) & 63
+                face.zPosition = Double(i & 1) * 1e-9   // an edit: the next query must see the tree anew
                 blackHole(cube.hitTest(points[i], policy: policy))
             } against: {
                 i = (i + 1) & 63
                 blackHole(handHit(points[i], container: container, faces: faces, frontmost: policy == .frontmost))
             }
         }
+        face.zPosition = 0
 
         // Every 8th pixel of a 1024² canvas over the cube: 128×128 touches per call, one core — the cost of a
         // query in bulk, without the hit map's bookkeeping.
@@ -136,11 +153,11 @@ enum GeometryBenchmarks {
             h.row("rendering", "hit grid 128² over 1024² cube, \(label)", baseline: "hand: the same 16384 queries",
                   samples: 9) {
                 var hits = 0
-                for p in grid where cube.hitTest(p, policy: policy) != nil { hits += 1 }
+                for p in grid where tree.hitTest(p, policy: policy) != nil { hits += 1 }
                 blackHole(hits)
             } against: {
                 var hits = 0
-                for p in grid where handHit(p, container: container, faces: faces, frontmost: policy == .frontmost) >= 0 {
+                for p in grid where inverses.hit(p, frontmost: policy == .frontmost) >= 0 {
                     hits += 1
                 }
                 blackHole(hits)
@@ -151,14 +168,15 @@ enum GeometryBenchmarks {
     /// `HitMap` of the book cube at 1024² (both policies at every pixel centre, rows shared among the cores)
     /// against the hand-written loop on the same 2 × 1024² queries, split among the cores the same way.
     static func hitMap(_ h: Harness) throws {
-        nonisolated(unsafe) let cube = opaque(try Scenes.bookCube(lighting: nil))
+        let tree = opaque(PresentationTree(try Scenes.bookCube(lighting: nil)))
         let (container, faces) = Scenes.handCube()
+        let inverses = HandInverses(container: container, faces: faces)
         let cores = ProcessInfo.processInfo.activeProcessorCount, n = Scenes.pixels, bands = cores * 4
         var intercepted = 0
         try h.row("rendering", "hitmap 1024² of the book cube, all cores",
-                  baseline: "hand: the same 2 × 1024² queries, all cores",
+                  baseline: "hand: the same 2 × 1024² queries (inverses precomputed), all cores",
                   note: "\(cores) cores; \(intercepted) px intercepted (tree order ≠ frontmost)", samples: 5) {
-            let map = try HitMap(root: cube, size: Scenes.canvas, scale: Scenes.scale) { $0.name ?? "?" }
+            let map = try HitMap(tree: tree, size: Scenes.canvas, scale: Scenes.scale) { $0.name ?? "?" }
             intercepted = map.interceptedCount
             blackHole(map)
         } against: {
@@ -168,8 +186,8 @@ enum GeometryBenchmarks {
                 for y in b * n / bands ..< (b + 1) * n / bands {
                     for x in 0..<n {
                         let p = CGPoint(x: (Double(x) + 0.5) / Scenes.scale, y: (Double(y) + 0.5) / Scenes.scale)
-                        if handHit(p, container: container, faces: faces, frontmost: false) >= 0 { found += 1 }
-                        if handHit(p, container: container, faces: faces, frontmost: true) >= 0 { found += 1 }
+                        if inverses.hit(p, frontmost: false) >= 0 { found += 1 }
+                        if inverses.hit(p, frontmost: true) >= 0 { found += 1 }
                     }
                 }
                 hits.withLock { $0 += found }
@@ -202,6 +220,44 @@ enum GeometryBenchmarks {
             if depth > bestDepth { bestDepth = depth; best = k }
         }
         return best
+    }
+
+    /// The book cube's faces with their plane maps and inverses computed once: the hand-written counterpart
+    /// of a presentation tree.
+    struct HandInverses: Sendable {
+        let anchorX: Double, anchorY: Double, positionX: Double, positionY: Double
+        let container: HandLayer
+        let faces: [(face: HandLayer, forward: M4, inverse: H3, determinant: Double)]
+
+        init(container: HandLayer, faces: [HandLayer]) {
+            self.container = container
+            (anchorX, anchorY) = container.anchor
+            positionX = container.positionX; positionY = container.positionY
+            self.faces = faces.map { f in
+                let m = f.placement.times(container.sublayerSpace)
+                return (f, m, m.plane.adjugate(), m.plane.determinant)
+            }
+        }
+
+        /// As `handHit`, reading the precomputed matrices.
+        @inline(__always)
+        func hit(_ p: CGPoint, frontmost: Bool) -> Int {
+            let x = Double(p.x) - positionX + anchorX, y = Double(p.y) - positionY + anchorY
+            guard container.contains(x, y) else { return -1 }
+            var best = -1, bestDepth = -Double.infinity
+            for k in stride(from: faces.count - 1, through: 0, by: -1) {
+                let f = faces[k]
+                guard f.inverse.determinant != 0 else { continue }
+                let (X, Y, W) = f.inverse.apply(x, y)
+                guard W * f.determinant > 0 else { continue }
+                let u = X / W, v = Y / W
+                guard f.face.contains(u, v) else { continue }
+                if !frontmost { return k }
+                let depth = f.forward.project(u, v, 0).2
+                if depth > bestDepth { bestDepth = depth; best = k }
+            }
+            return best
+        }
     }
 
     /// BSP depth sort: the cube's faces and 32 random intersecting quads against the hand-written BSP, then

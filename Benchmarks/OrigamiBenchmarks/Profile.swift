@@ -23,9 +23,9 @@ enum Profile {
             let image = try Renderer.render(cube, size: Scenes.canvas, options: options)
             for _ in 0..<iterations { blackHole(try image.pngData()) }
         case "hit-tree", "hit-frontmost":
-            let cube = try Scenes.bookCube(lighting: nil)
+            let tree = PresentationTree(try Scenes.bookCube(lighting: nil))
             let policy: HitTestPolicy = name == "hit-tree" ? .treeOrder : .frontmost
-            for _ in 0..<iterations * 1000 { blackHole(cube.hitTest(opaque(CGPoint(x: 200, y: 150)), policy: policy)) }
+            for _ in 0..<iterations * 1000 { blackHole(tree.hitTest(opaque(CGPoint(x: 200, y: 150)), policy: policy)) }
         case "frame":
             let layer = Layer(frame: CGRect(x: 10, y: 20, width: 100, height: 50))
             layer.transform = Transform3D(rotationAngle: 0.3, x: 0, y: 0, z: 1)
