@@ -67,6 +67,38 @@ final class CairoContext {
         try check("cairo_fill")
     }
 
+    /// Fills `rings` (device space) with `pattern`, composited by `op`.
+    func fill(_ rings: [Ring], with pattern: CairoPattern, operator op: cairo_operator_t = CAIRO_OPERATOR_OVER) throws {
+        try withSavedState {
+            cairo_set_operator(handle, op)
+            cairo_set_source(handle, pattern.handle)
+            try fill(rings)
+        }
+    }
+
+    /// Paints `pattern` wherever the clip allows.
+    func paint(_ pattern: CairoPattern) throws {
+        cairo_set_source(handle, pattern.handle)
+        cairo_paint(handle)
+        try check("cairo_paint (pattern)")
+    }
+
+    /// Paints `source` through the alpha of `mask`, composited by `op`.
+    func mask(_ source: CairoPattern, with mask: CairoPattern, operator op: cairo_operator_t) throws {
+        try withSavedState {
+            cairo_set_operator(handle, op)
+            cairo_set_source(handle, source.handle)
+            cairo_mask(handle, mask.handle)
+            try check("cairo_mask")
+        }
+    }
+
+    /// Scales the user space (a vector page in points over a painter working in device units).
+    func scale(by s: Double) throws {
+        cairo_scale(handle, s, s)
+        try check("cairo_scale")
+    }
+
     /// Intersects the clip with `rings` (device space). `antialias == false` gives a hard pixel partition,
     /// used for BSP fragments so two fragments of one plane leave no seam between them.
     func clip(_ rings: [Ring], evenOdd: Bool = false, antialias: Bool = true) throws {
@@ -129,5 +161,31 @@ final class CairoPattern {
     deinit {
         cairo_pattern_destroy(handle)
         counter?.didDestroy()
+    }
+
+    /// One Coons patch of a mesh: four device corners in order, an RGB colour at each.
+    struct Patch {
+        let corners: [PlanePoint]
+        let colors: [(red: Double, green: Double, blue: Double)]
+    }
+
+    /// A mesh pattern of `patches` (Gouraud shading: colours blend across each patch).
+    static func mesh(_ patches: [Patch]) throws -> CairoPattern {
+        let mesh = try CairoPattern(taking: cairo_pattern_create_mesh(), operation: "cairo_pattern_create_mesh")
+        for patch in patches where patch.corners.count == 4 && patch.colors.count == 4 {
+            cairo_mesh_pattern_begin_patch(mesh.handle)
+            for (corner, (p, c)) in zip(patch.corners, patch.colors).enumerated() {
+                if corner == 0 { cairo_mesh_pattern_move_to(mesh.handle, p.x, p.y) } else {
+                    cairo_mesh_pattern_line_to(mesh.handle, p.x, p.y)
+                }
+                cairo_mesh_pattern_set_corner_color_rgb(mesh.handle, UInt32(corner), c.red, c.green, c.blue)
+            }
+            cairo_mesh_pattern_end_patch(mesh.handle)
+        }
+        let status = cairo_pattern_status(mesh.handle)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw RenderError.cairo(operation: "cairo_mesh_pattern", status: CairoSurface.describe(status))
+        }
+        return mesh
     }
 }

@@ -54,6 +54,15 @@ final class CairoSurface {
         return try body(data, stride)
     }
 
+    /// Completes pending drawing so the pixels (or a caller's buffer under them) are current.
+    func flush() { cairo_surface_flush(handle) }
+
+    /// Fixes a PDF's creation date and creator, so the bytes are the same on every run.
+    func setFixedPDFMetadata() {
+        cairo_pdf_surface_set_metadata(handle, CAIRO_PDF_METADATA_CREATE_DATE, "2000-01-01T00:00:00")
+        cairo_pdf_surface_set_metadata(handle, CAIRO_PDF_METADATA_CREATOR, "Origami")
+    }
+
     /// Finishes a vector surface so its stream is complete.
     func finish() throws {
         cairo_surface_finish(handle)

@@ -25,7 +25,7 @@ public enum Renderer {
         let cr = try CairoContext(surface)
         try paint(tree, into: cr, deviceScale: options.scale * Double(n), size: size, options: options,
                   dilation: options.sealsEdges ? Double(n) : 0)
-        cairo_surface_flush(surface.handle)
+        surface.flush()
         let pixels = try downsample(surface, factor: n, width: width, height: height)
         return RenderedImage(width: width, height: height, pixels: pixels, tree: tree, size: size, options: options)
     }
@@ -69,11 +69,11 @@ public enum Renderer {
                                                             CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(stride)),
                 operation: "cairo_image_surface_create_for_data")
             // Finishing detaches Cairo from the array before the closure returns, whatever still holds the surface.
-            defer { cairo_surface_finish(surface.handle) }
+            defer { try? surface.finish() }
             let cr = try CairoContext(surface)
             try paint(tree, into: cr, deviceScale: options.scale, size: size, options: options,
                       dilation: options.sealsEdges ? 1 : 0)
-            cairo_surface_flush(surface.handle)
+            surface.flush()
         }
         return pixels
     }
@@ -140,13 +140,11 @@ public enum Renderer {
         default:
             surface = try CairoSurface(taking: cairo_pdf_surface_create_for_stream(write, context, w, h),
                                        operation: "cairo_pdf_surface_create_for_stream")
-            // A fixed date keeps the bytes deterministic.
-            cairo_pdf_surface_set_metadata(surface.handle, CAIRO_PDF_METADATA_CREATE_DATE, "2000-01-01T00:00:00")
-            cairo_pdf_surface_set_metadata(surface.handle, CAIRO_PDF_METADATA_CREATOR, "Origami")
+            surface.setFixedPDFMetadata()
         }
         do {
             let cr = try CairoContext(surface)
-            cairo_scale(cr.handle, 1 / options.scale, 1 / options.scale)
+            try cr.scale(by: 1 / options.scale)
             try paint(tree, into: cr, deviceScale: options.scale, size: size, options: options,
                       dilation: options.sealsEdges ? 1 : 0)
         }

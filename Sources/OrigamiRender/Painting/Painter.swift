@@ -65,56 +65,92 @@ final class Painter {
         return BSPTree(polygons) { (members[$0].zPosition, members[$0].treeIndex) }.backToFront()
     }
 
-    /// Draws one ordinary layer whose bounds space `chain` maps to the device.
-    func drawNode(_ node: RenderNode, chain: PlaneChain, inheritedOpacity: Double, shade: FaceShade?,
-                  filter: ColorFilter, seal: Bool) throws {
-        let alpha = node.opacity * inheritedOpacity
-        guard alpha > 0 else { return }
-        let bounds = node.planeBounds
-        let rounded = node.outline
-        let vertexShade = shade.map { $0.vertexMultiply?.count == 4 || $0.vertexAdd?.count == 4 } ?? false
-        let inner = filter.inner(shade)
-        // Gouraud shading of an opaque colour with nothing drawn over it: the corner-coloured mesh is the fill
-        // itself, so an edge pixel gets coverage × shaded colour exactly. Anything else is drawn into a group
-        // and shaded by MULTIPLY, whose cross terms brighten partly covered edge pixels a little.
-        let meshFill = vertexShade && (node.backgroundColor?.alpha ?? 0) >= 1 && node.contents == nil
-            && node.textRings.isEmpty && node.members.isEmpty
-        // An opaque 3D face is filled half a pixel wider (`seal`) so shared edges show no background; its outline
-        // mask, Gouraud shading and overlay cover that same wider outline, so no unshaded fringe remains.
-        let sealed = seal && (node.backgroundColor?.alpha ?? 0) >= 1
-        let outline = chain.map(rounded)
-        let filled = sealed ? outline.map { $0.dilated(by: dilation / 2) } : outline
-        try cr.withSavedState {
-            if node.masksToBounds { try cr.clip(outline) }
-            // A face's outline masks all it draws.
-            if node.shape != nil, !node.masksToBounds { try cr.clip(filled) }
-            let grouped = alpha < 1
-            if grouped { try cr.pushGroup() }
-            if vertexShade && !meshFill { try cr.pushGroup() }
+    /// How one node is painted, decided once from its properties and its shade.
+    struct Plan {
+        /// How the background is filled.
+        enum Background {
+            case none
+            /// A plain colour (with the overlay composited in when `overlay` was folded into it).
+            case color(Color)
+            /// An opaque colour under Gouraud shading with nothing drawn over it: the corner-coloured mesh is the
+            /// fill itself, so an edge pixel gets coverage × shaded colour exactly.
+            case shadedColor(Color, FaceShade)
+        }
+        let background: Background
+        /// Group opacity: the node's drawing is composited with this alpha (a group when below 1).
+        let alpha: Double
+        /// Gouraud shading of the whole drawing (a group shaded by MULTIPLY and ADD), when the mesh fill cannot
+        /// serve: contents, text or sublayers are drawn over the background.
+        let shadesGroup: FaceShade?
+        /// The shade's overlay still to draw over the drawing (`nil` when folded into the background's colour).
+        let overlay: Color?
+        /// The background, mesh and overlay cover the outline dilated by half the sealing width.
+        let isSealed: Bool
 
-            // An opaque background with nothing drawn over it but the shade's overlay: the overlay is composited
-            // onto the colour here and the face is filled once (the same interior pixels, one coverage at the edges).
+        init(_ node: RenderNode, inheritedOpacity: Double, shade: FaceShade?, filter: ColorFilter, seal: Bool) {
+            alpha = node.opacity * inheritedOpacity
+            let opaque = (node.backgroundColor?.alpha ?? 0) >= 1
+            let bare = node.contents == nil && node.textRings.isEmpty && node.members.isEmpty
+            let vertexShade = shade.map { $0.vertexMultiply?.count == 4 || $0.vertexAdd?.count == 4 } ?? false
+            isSealed = seal && opaque
             var overlay = shade?.overlay.flatMap { $0.alpha > 0 ? $0.clamped : nil }
-            if meshFill, let bg = node.backgroundColor, let shade {
-                // The mesh reaches past the outline (by half a pixel at least): a partly covered edge pixel whose
-                // centre lies outside the patch would otherwise take no colour at all.
-                if try fillShadedColor(inner.apply(bg.clamped), shade: shade, overlay: overlay.map(filter.apply),
-                                       bounds: bounds, outline: filled, chain: chain,
-                                       grow: sealed ? max(dilation / 2, 0.5) : 0.5) {
-                    overlay = nil
-                }
-            } else if let bg = node.backgroundColor, bg.alpha > 0, !bounds.isEmpty {
+            let inner = filter.inner(shade)
+            if vertexShade, opaque, bare, let bg = node.backgroundColor, let shade {
+                background = .shadedColor(inner.apply(bg.clamped), shade)
+                shadesGroup = nil
+            } else if let bg = node.backgroundColor, bg.alpha > 0, !node.planeBounds.isEmpty {
                 var fill = inner.apply(bg.clamped)
-                if let o = overlay, bg.alpha >= 1, node.contents == nil, node.textRings.isEmpty, node.members.isEmpty,
-                   !vertexShade {
+                if let o = overlay, opaque, bare, !vertexShade {
+                    // An opaque background with nothing drawn over it but the overlay: composited here, so the face
+                    // is filled once (the same interior pixels, one coverage at the edges).
                     let f = filter.apply(o)
                     fill = Color(red: fill.red * (1 - f.alpha) + f.red * f.alpha,
                                  green: fill.green * (1 - f.alpha) + f.green * f.alpha,
                                  blue: fill.blue * (1 - f.alpha) + f.blue * f.alpha, alpha: 1)
                     overlay = nil
                 }
+                background = .color(fill)
+                shadesGroup = vertexShade ? shade : nil
+            } else {
+                background = .none
+                shadesGroup = vertexShade ? shade : nil
+            }
+            self.overlay = overlay
+        }
+    }
+
+    /// Draws one ordinary layer whose bounds space `chain` maps to the device.
+    func drawNode(_ node: RenderNode, chain: PlaneChain, inheritedOpacity: Double, shade: FaceShade?,
+                  filter: ColorFilter, seal: Bool) throws {
+        let plan = Plan(node, inheritedOpacity: inheritedOpacity, shade: shade, filter: filter, seal: seal)
+        guard plan.alpha > 0 else { return }
+        let bounds = node.planeBounds
+        let inner = filter.inner(shade)
+        let outline = chain.map(node.outline)
+        // A sealed face is filled half a pixel wider so shared edges show no background; its outline mask, Gouraud
+        // shading and overlay cover that same wider outline, so no unshaded fringe remains.
+        let filled = plan.isSealed ? outline.map { $0.dilated(by: dilation / 2) } : outline
+        try cr.withSavedState {
+            if node.masksToBounds { try cr.clip(outline) }
+            // A face's outline masks all it draws.
+            if node.shape != nil, !node.masksToBounds { try cr.clip(filled) }
+            if plan.alpha < 1 { try cr.pushGroup() }
+            if plan.shadesGroup != nil { try cr.pushGroup() }
+
+            var overlay = plan.overlay
+            switch plan.background {
+            case .none:
+                break
+            case let .color(fill):
                 cr.setColor((fill.red, fill.green, fill.blue, fill.alpha))
                 try cr.fill(filled)
+            case let .shadedColor(color, shade):
+                // The mesh reaches past the outline (by half a pixel at least): a partly covered edge pixel whose
+                // centre lies outside the patch would otherwise take no colour at all.
+                if try fillShadedColor(color, shade: shade, overlay: overlay.map(filter.apply), bounds: bounds,
+                                       outline: filled, chain: chain, grow: plan.isSealed ? max(dilation / 2, 0.5) : 0.5) {
+                    overlay = nil
+                }
             }
             if let image = node.contents,
                let rect = RenderNode.contentsRect(image, gravity: node.contentsGravity, scale: node.contentsScale, in: bounds) {
@@ -126,8 +162,8 @@ final class Painter {
             }
             if !node.members.isEmpty { try drawScene(node.members, chain: chain, filter: inner) }
 
-            if vertexShade && !meshFill, let shade {
-                try applyVertexShade(shade, bounds: bounds, clip: filled, chain: chain, grow: sealed ? dilation / 2 : 0)
+            if let shade = plan.shadesGroup {
+                try applyVertexShade(shade, bounds: bounds, clip: filled, chain: chain, grow: plan.isSealed ? dilation / 2 : 0)
             }
             if let overlay {
                 source(overlay, filter)
@@ -138,7 +174,7 @@ final class Painter {
                 try cr.fill(chain.map(Outlines.border(bounds, radius: node.cornerRadius, width: node.borderWidth)),
                             evenOdd: true)
             }
-            if grouped { try cr.popGroup(alpha: alpha) }
+            if plan.alpha < 1 { try cr.popGroup(alpha: plan.alpha) }
         }
     }
 
@@ -167,14 +203,9 @@ final class Painter {
             try cr.fill(outline)
             return false
         }
-        cairo_set_source(cr.handle, shaded.handle)
-        try cr.fill(outline)
+        try cr.fill(outline, with: shaded)
         if let add, let mesh = try cornerMesh(add, bounds: bounds, chain: chain, grow: grow) {
-            try cr.withSavedState {
-                cairo_set_operator(cr.handle, CAIRO_OPERATOR_ADD)
-                cairo_set_source(cr.handle, mesh.handle)
-                try cr.fill(outline)
-            }
+            try cr.fill(outline, with: mesh, operator: CAIRO_OPERATOR_ADD)
         }
         return add == nil
     }
@@ -187,19 +218,13 @@ final class Painter {
     private func applyVertexShade(_ shade: FaceShade, bounds: PlaneRect, clip: [Ring], chain: PlaneChain,
                                   grow: Double) throws {
         let content = try cr.popGroupPattern()
-        let h = cr.handle
-        cairo_set_source(h, content.handle)
-        cairo_paint(h)
-        try cr.check("cairo_paint (shaded plane)")
+        try cr.paint(content)
         for (colors, op) in [(shade.vertexMultiply, CAIRO_OPERATOR_MULTIPLY), (shade.vertexAdd, CAIRO_OPERATOR_ADD)] {
             guard let colors, colors.count == 4,
                   let mesh = try cornerMesh(colors, bounds: bounds, chain: chain, grow: grow) else { continue }
             try cr.withSavedState {
                 try cr.clip(clip)
-                cairo_set_operator(h, op)
-                cairo_set_source(h, mesh.handle)
-                cairo_mask(h, content.handle)
-                try cr.check("cairo_mask (vertex shade)")
+                try cr.mask(mesh, with: content, operator: op)
             }
         }
     }
@@ -243,23 +268,15 @@ final class Painter {
             return (zip(w, k).reduce(0) { $0 + $1.0 * $1.1.red }, zip(w, k).reduce(0) { $0 + $1.0 * $1.1.green },
                     zip(w, k).reduce(0) { $0 + $1.0 * $1.1.blue })
         }
-        let mesh = try CairoPattern(taking: cairo_pattern_create_mesh(), operation: "cairo_pattern_create_mesh")
+        var patches: [CairoPattern.Patch] = []
         for j in 0..<n {
             for i in 0..<n {
                 let cell = [(i, j), (i + 1, j), (i + 1, j + 1), (i, j + 1)]
-                cairo_mesh_pattern_begin_patch(mesh.handle)
-                for (corner, (ci, cj)) in cell.enumerated() {
-                    let p = device[cj * (n + 1) + ci]
-                    if corner == 0 { cairo_mesh_pattern_move_to(mesh.handle, p.x, p.y) } else {
-                        cairo_mesh_pattern_line_to(mesh.handle, p.x, p.y)
-                    }
-                    let (r, g, b) = color(ci, cj)
-                    cairo_mesh_pattern_set_corner_color_rgb(mesh.handle, UInt32(corner), r, g, b)
-                }
-                cairo_mesh_pattern_end_patch(mesh.handle)
+                patches.append(CairoPattern.Patch(corners: cell.map { device[$0.1 * (n + 1) + $0.0] },
+                                                  colors: cell.map { color($0.0, $0.1) }))
             }
         }
-        return mesh
+        return try CairoPattern.mesh(patches)
     }
 
     /// Patches per side of a Gouraud mesh (see `cornerMesh`).
