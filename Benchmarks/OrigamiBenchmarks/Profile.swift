@@ -26,6 +26,14 @@ enum Profile {
             let tree = PresentationTree(try Scenes.bookCube(lighting: nil))
             let policy: HitTestPolicy = name == "hit-tree" ? .treeOrder : .frontmost
             for _ in 0..<iterations * 1000 { blackHole(tree.hitTest(opaque(CGPoint(x: 200, y: 150)), policy: policy)) }
+        case "hit-after-change":
+            // An edit, then a query: the tree is frozen again for every query.
+            let cube = try Scenes.bookCube(lighting: nil)
+            let face = cube.sublayers[0]
+            for i in 0..<iterations * 100 {
+                face.zPosition = Double(i & 1) * 1e-9
+                blackHole(cube.hitTest(opaque(CGPoint(x: 200, y: 150)), policy: .treeOrder))
+            }
         case "frame":
             let layer = Layer(frame: CGRect(x: 10, y: 20, width: 100, height: 50))
             layer.transform = Transform3D(rotationAngle: 0.3, x: 0, y: 0, z: 1)
