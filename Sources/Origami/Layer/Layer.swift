@@ -7,10 +7,14 @@ import Foundation
 /// non-finite ones (NaN, ∞) make conversion and hit testing through the layer return `nil`, the renderer skip
 /// it, and `validateGeometry()` name the property.
 open class Layer {
+    // The drawing properties below are read for every layer each time a presentation tree is frozen: they are
+    // plain stored values with no accessor that holds an inout access across a call, and the dynamic
+    // exclusivity checks on them cost more than the reads (`@exclusivity(unchecked)`).
+
     /// Position, bounds, anchor, transforms: see `LayerGeometry` for the matrices they define.
     @exclusivity(unchecked) public internal(set) final var geometry = LayerGeometry()
 
-    public var name: String?
+    @exclusivity(unchecked) public var name: String?
 
     /// The layer's own coordinate space. Changing the size keeps `position`: the frame grows about the anchor.
     public var bounds: CGRect {
@@ -66,34 +70,34 @@ open class Layer {
         set { geometry.transform = Transform3D(newValue) }
     }
 
-    public var masksToBounds = false
+    @exclusivity(unchecked) public var masksToBounds = false
     /// When false, the layer is not drawn where its projected winding faces away from the viewer.
     /// It still receives hits (tree order). Corresponds to `CALayer.isDoubleSided`.
-    public var isDoubleSided = true
-    public var isHidden = false
+    @exclusivity(unchecked) public var isDoubleSided = true
+    @exclusivity(unchecked) public var isHidden = false
     /// Group opacity for an ordinary layer, multiplied into each sublayer for a `TransformLayer`. 0…1.
-    public var opacity: Double = 1
-    public var backgroundColor: Color?
-    public var borderWidth: Double = 0
-    public var borderColor: Color = .black
-    public var cornerRadius: Double = 0
-    public var contents: Bitmap?
-    public var contentsGravity: ContentsGravity = .resize
+    @exclusivity(unchecked) public var opacity: Double = 1
+    @exclusivity(unchecked) public var backgroundColor: Color?
+    @exclusivity(unchecked) public var borderWidth: Double = 0
+    @exclusivity(unchecked) public var borderColor: Color = .black
+    @exclusivity(unchecked) public var cornerRadius: Double = 0
+    @exclusivity(unchecked) public var contents: Bitmap?
+    @exclusivity(unchecked) public var contentsGravity: ContentsGravity = .resize
     /// Pixels per point of `contents` (and the scale text is laid out for). Default 1.
-    public var contentsScale: Double = 1
+    @exclusivity(unchecked) public var contentsScale: Double = 1
     /// When false, neither this layer nor its sublayers receive hits: UIKit's `userInteractionEnabled = NO`,
     /// the book's fix for the cube's intercepted button.
-    public var allowsHitTesting = true
+    @exclusivity(unchecked) public var allowsHitTesting = true
     /// Shades the members of this layer's sublayer scene when rendered (the lights of this 3D context).
     /// `nil`: unlit. Lighting never changes the layers; it is a render-time pass.
-    public var lighting: (any FaceShader)?
+    @exclusivity(unchecked) public var lighting: (any FaceShader)?
 
     /// The layer whose `sublayers` hold this one. Unowned rather than weak: a weak reference gives every layer
     /// a side table, which makes each walk up the tree and every retain of a layer take the slow path
     /// (conversion was 60 % reference counting). A superlayer clears it when it lets a sublayer go, in
     /// `removeFromSuperlayer`, `replaceSublayer`, `setSublayers` and `deinit`, so it never dangles.
     public internal(set) final unowned var superlayer: Layer?
-    public internal(set) var sublayers: [Layer] = []
+    @exclusivity(unchecked) public internal(set) var sublayers: [Layer] = []
 
     /// How the layer follows its superlayer's size changes (OS X rules). Default: fixed size and margins
     /// to the minimum edges. Corresponds to `CALayer.autoresizingMask`.

@@ -251,11 +251,16 @@ public struct PresentationTree: Sendable {
             planes[i].childStart = childList.count
             planes[i].childCount = children[i].count
             childList += children[i]
-            // Stable: equal zPositions keep later-first order; reversed for the stack.
-            let byZ = children[i].reversed().enumerated()
-                .sorted { (planes[$0.element].zPosition, -$0.offset) > (planes[$1.element].zPosition, -$1.offset) }
-                .map(\.element)
-            childListByZ += byZ.reversed()
+            // Stable: equal zPositions keep later-first order; reversed for the stack (so with no zPositions set,
+            // the common case, the order is the sublayers' own).
+            if let z = children[i].first.map({ planes[$0].zPosition }), children[i].contains(where: { planes[$0].zPosition != z }) {
+                let byZ = children[i].reversed().enumerated()
+                    .sorted { (planes[$0.element].zPosition, -$0.offset) > (planes[$1.element].zPosition, -$1.offset) }
+                    .map(\.element)
+                childListByZ += byZ.reversed()
+            } else {
+                childListByZ += children[i]
+            }
             guard !planes[i].isTransformLayer else { continue }
             members[planes[i].owner + 1].append(i)
             if nodes[i].receivesInContext { hitMembers[planes[i].owner + 1].append(i) }
