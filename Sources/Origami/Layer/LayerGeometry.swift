@@ -106,8 +106,13 @@ extension LayerGeometry {
         return CGRect(x: ox, y: oy, width: fw, height: fh)
     }
 
-    /// True when every geometric value is finite.
-    public var isFinite: Bool { nonFiniteProperty == nil }
+    /// True when every geometric value is finite (`nonFiniteProperty == nil`, without building its lists: every
+    /// frozen layer asks).
+    public var isFinite: Bool {
+        bounds.origin.x.isFinite && bounds.origin.y.isFinite && bounds.size.width.isFinite && bounds.size.height.isFinite
+            && position.x.isFinite && position.y.isFinite && anchorPoint.x.isFinite && anchorPoint.y.isFinite
+            && anchorPointZ.isFinite && zPosition.isFinite && transform.isFinite && sublayerTransform.isFinite
+    }
 
     /// The name of the first property holding NaN or ∞, if any.
     public var nonFiniteProperty: String? {

@@ -171,7 +171,6 @@ public struct PresentationTree: Sendable {
         var nodes: [Node] = []
         var planes: [Plane] = []
         var outlinePoints: [CGPoint] = []
-        var children: [[Int]] = []
         var spaces: [Transform3D] = []
         // (layer, parent node, whether the transform layers between it and its owner are drawable / receive).
         var stack: [(Layer, Int, Bool, Bool)] = [(root, -1, true, true)]
@@ -235,45 +234,58 @@ public struct PresentationTree: Sendable {
                 outline: outline, owner: owner, toOwner: toOwner, fromOwner: plane.inverted(),
                 determinant: plane.matrix.determinant, isFacePlane: isFacePlane, inheritedOpacity: inherited))
             layers.append(layer)
-            children.append([])
             spaces.append(g.sublayerSpaceTransform)
-            if parent >= 0 { children[parent].append(index) }
             // Below a flattening layer a new context starts: the chain's verdicts restart with its sublayers.
             for s in layer.sublayers.reversed() {
                 stack.append((s, index, flattens || drawable, flattens || receives))
             }
         }
-        // Pre-order by construction (children pushed in reverse): members come out in tree order.
-        var childList: [Int] = [], childListByZ: [Int] = []
-        var members: [[Int]] = Array(repeating: [], count: nodes.count + 1)
-        var hitMembers: [[Int]] = Array(repeating: [], count: nodes.count + 1)
-        for i in nodes.indices {
-            planes[i].childStart = childList.count
-            planes[i].childCount = children[i].count
-            childList += children[i]
+        // Pre-order by construction (children pushed in reverse): grouping nodes by parent or by context, in node
+        // order, lists sublayers in `sublayers` order and members in tree order.
+        let count = nodes.count
+        let children = Self.grouped((1..<count).map { (nodes[$0].parent, $0) }, groups: count)
+        var childListByZ: [Int] = []
+        childListByZ.reserveCapacity(children.list.count)
+        for i in 0..<count {
+            let range = children.start[i + 1] ..< children.start[i + 2]
+            planes[i].childStart = range.lowerBound
+            planes[i].childCount = range.count
+            let list = children.list[range]
             // Stable: equal zPositions keep later-first order; reversed for the stack (so with no zPositions set,
             // the common case, the order is the sublayers' own).
-            if let z = children[i].first.map({ planes[$0].zPosition }), children[i].contains(where: { planes[$0].zPosition != z }) {
-                let byZ = children[i].reversed().enumerated()
+            if let z = list.first.map({ planes[$0].zPosition }), list.contains(where: { planes[$0].zPosition != z }) {
+                let byZ = list.reversed().enumerated()
                     .sorted { (planes[$0.element].zPosition, -$0.offset) > (planes[$1.element].zPosition, -$1.offset) }
                     .map(\.element)
                 childListByZ += byZ.reversed()
             } else {
-                childListByZ += children[i]
+                childListByZ += list
             }
-            guard !planes[i].isTransformLayer else { continue }
-            members[planes[i].owner + 1].append(i)
-            if nodes[i].receivesInContext { hitMembers[planes[i].owner + 1].append(i) }
         }
-        func flat(_ lists: [[Int]]) -> ([Int], [Int]) {
-            var list: [Int] = [], start = [0]
-            for l in lists { list += l; start.append(list.count) }
-            return (list, start)
-        }
+        let members = Self.grouped((0..<count).compactMap { planes[$0].isTransformLayer ? nil : (planes[$0].owner, $0) },
+                                   groups: count)
+        let hitMembers = Self.grouped((0..<count).compactMap {
+            planes[$0].isTransformLayer || !nodes[$0].receivesInContext ? nil : (planes[$0].owner, $0)
+        }, groups: count)
         let faceAboveRoot = planes[0].isFacePlane ? nil : root.superlayer?.facePlane
         storage = Storage(layers: layers, nodes: nodes, planes: planes, outlinePoints: outlinePoints,
-                          childList: childList, childListByZ: childListByZ, members: flat(members),
-                          hitMembers: flat(hitMembers), faceAboveRoot: faceAboveRoot)
+                          childList: children.list, childListByZ: childListByZ, members: (members.list, members.start),
+                          hitMembers: (hitMembers.list, hitMembers.start), faceAboveRoot: faceAboveRoot)
+    }
+
+    /// `(group, value)` pairs with groups −1 ..< `groups`, stably grouped (a counting sort): group `g` holds
+    /// `list[start[g + 1] ..< start[g + 2]]`.
+    private static func grouped(_ pairs: [(Int, Int)], groups: Int) -> (list: [Int], start: [Int]) {
+        var start = [Int](repeating: 0, count: groups + 2)
+        for (g, _) in pairs { start[g + 2] += 1 }
+        for g in 0 ..< groups + 1 { start[g + 1] += start[g] }
+        var next = start
+        var list = [Int](repeating: 0, count: pairs.count)
+        for (g, value) in pairs {
+            list[next[g + 1]] = value
+            next[g + 1] += 1
+        }
+        return (list, start)
     }
 
     /// Whether the renderer can draw a layer: not hidden, and its geometry, opacity, border width, corner radius
