@@ -58,7 +58,8 @@ extension PresentationTree {
 
     /// Per point, the node `policy` picks there, or −1.
     public func hitNodes(_ points: [CGPoint], policy: HitTestPolicy) -> [Int32] {
-        points.map { p in firstHit(p, policy: policy).map { Int32($0.node) } ?? -1 }
+        var scratch = QueryScratch()
+        return points.map { p in firstHit(p, policy: policy, scratch: &scratch).map { Int32($0.node) } ?? -1 }
     }
 
     // MARK: Answers
@@ -117,17 +118,22 @@ extension PresentationTree {
 
     /// The node `policy` picks at `point` and the point in its bounds space.
     func firstHit(_ point: CGPoint, policy: HitTestPolicy) -> (node: Int, local: CGPoint)? {
+        var scratch = QueryScratch()
+        return firstHit(point, policy: policy, scratch: &scratch)
+    }
+
+    func firstHit(_ point: CGPoint, policy: HitTestPolicy, scratch: inout QueryScratch) -> (node: Int, local: CGPoint)? {
         guard point.x.isFinite, point.y.isFinite else { return nil }
         var found: (node: Int, local: CGPoint)?
         switch policy {
         case .treeOrder, .coreAnimation:
-            visitInTreeOrder(point: point, policy: policy) { node, local in
+            visitInTreeOrder(point: point, policy: policy, scratch: &scratch) { node, local in
                 found = (node, local)
                 return true
             }
         case .frontmost:
             // The first hit that is not culled: what the eye sees at the point.
-            visitInDepthOrder(point: point) { node, local, culled in
+            visitInDepthOrder(point: point, scratch: &scratch) { node, local, culled in
                 if !culled { found = (node, local) }
                 return !culled
             }
@@ -139,11 +145,19 @@ extension PresentationTree {
     /// first (`.coreAnimation`: by descending zPosition, then later first), each layer's sublayers before the
     /// layer itself. Transform layers are passed through, never visited.
     func visitInTreeOrder(point: CGPoint, policy: HitTestPolicy, _ visit: (_ node: Int, _ local: CGPoint) -> Bool) {
-        enum Step { case enter(Int, CGPoint), finish(Int, CGPoint) }
+        var scratch = QueryScratch()
+        visitInTreeOrder(point: point, policy: policy, scratch: &scratch, visit)
+    }
+
+    func visitInTreeOrder(point: CGPoint, policy: HitTestPolicy, scratch: inout QueryScratch,
+                          _ visit: (_ node: Int, _ local: CGPoint) -> Bool) {
         let planes = storage.planes
         let order = policy == .coreAnimation ? storage.childListByZ : storage.childList
-        var stack: [Step] = []
-        stack.reserveCapacity(16)
+        // Moved out of the scratch (not copied), so appending does not copy its buffer.
+        var stack: [QueryScratch.TreeStep] = []
+        swap(&stack, &scratch.treeSteps)
+        defer { stack.removeAll(keepingCapacity: true); swap(&stack, &scratch.treeSteps) }
+        if stack.capacity == 0 { stack.reserveCapacity(16) }
         stack.append(.enter(0, point))
         while let step = stack.popLast() {
             switch step {
@@ -169,14 +183,22 @@ extension PresentationTree {
     /// depth order (ties: higher zPosition, then later in the tree), a member's own scene above the member.
     /// `culled` marks a layer seen from behind (single-sided) or inside one.
     func visitInDepthOrder(point: CGPoint, _ visit: (_ node: Int, _ local: CGPoint, _ culled: Bool) -> Bool) {
-        enum Step { case collect(owner: Int, CGPoint, culled: Bool), emit(node: Int, CGPoint, culled: Bool) }
-        struct Candidate { let node: Int; let order: Int; let local: CGPoint; let depth: Double; let z: Double }
+        var scratch = QueryScratch()
+        visitInDepthOrder(point: point, scratch: &scratch, visit)
+    }
+
+    func visitInDepthOrder(point: CGPoint, scratch: inout QueryScratch,
+                           _ visit: (_ node: Int, _ local: CGPoint, _ culled: Bool) -> Bool) {
         let planes = storage.planes, memberList = storage.hitMemberList, memberStart = storage.hitMemberStart
         // One buffer for every context's candidates: each is consumed before the next context is collected.
-        var candidates: [Candidate] = []
-        candidates.reserveCapacity(8)
-        var stack: [Step] = []
-        stack.reserveCapacity(16)
+        var candidates: [QueryScratch.Candidate] = [], stack: [QueryScratch.DepthStep] = []
+        swap(&candidates, &scratch.candidates)
+        swap(&stack, &scratch.depthSteps)
+        defer {
+            candidates.removeAll(keepingCapacity: true); stack.removeAll(keepingCapacity: true)
+            swap(&candidates, &scratch.candidates); swap(&stack, &scratch.depthSteps)
+        }
+        if stack.capacity == 0 { stack.reserveCapacity(16); candidates.reserveCapacity(8) }
         stack.append(.collect(owner: -1, point, culled: false))
         while let step = stack.popLast() {
             switch step {
@@ -188,7 +210,8 @@ extension PresentationTree {
                 for (order, m) in memberList[range].enumerated() {
                     guard let local = planes[m].fromOwner?.apply(p),
                           let q = planes[m].toOwner.apply(Vector3(Double(local.x), Double(local.y), 0)) else { continue }
-                    candidates.append(Candidate(node: m, order: order, local: local, depth: q.z, z: planes[m].zPosition))
+                    candidates.append(QueryScratch.Candidate(node: m, order: order, local: local, depth: q.z,
+                                                             z: planes[m].zPosition))
                 }
                 candidates.sort { a, b in
                     let tolerance = 1e-9 * max(1, abs(a.depth), abs(b.depth))
@@ -209,4 +232,15 @@ extension PresentationTree {
             }
         }
     }
+}
+
+/// The working stacks of hit queries, kept between the queries of one batch so that a query in bulk allocates
+/// nothing.
+struct QueryScratch {
+    enum TreeStep { case enter(Int, CGPoint), finish(Int, CGPoint) }
+    enum DepthStep { case collect(owner: Int, CGPoint, culled: Bool), emit(node: Int, CGPoint, culled: Bool) }
+    struct Candidate { let node: Int; let order: Int; let local: CGPoint; let depth: Double; let z: Double }
+    var treeSteps: [TreeStep] = []
+    var depthSteps: [DepthStep] = []
+    var candidates: [Candidate] = []
 }
