@@ -53,7 +53,6 @@ public struct Color: Hashable, Sendable {
         return Color(red: c(red), green: c(green), blue: c(blue), alpha: c(alpha))
     }
 
-    public func withAlpha(_ a: Double) -> Color { Color(red: red, green: green, blue: blue, alpha: a) }
 }
 
 extension Color: CustomStringConvertible {

@@ -30,7 +30,8 @@ public final class Face: Layer {
     ///
     /// Only the inside of this polygon belongs to the face: a renderer draws the face (background, contents,
     /// sublayers, border) clipped to it, as Core Animation does with a `CAShapeLayer` mask whose path is this
-    /// polygon. The layer model itself does not clip: hit testing and `contains(_:)` still use the bounds.
+    /// polygon. Hit testing follows it too: a touch on the bounds' empty corners reaches what lies behind
+    /// (`contains(_:)`, the bounds test of `CALayer`, does not).
     public internal(set) var polygon: [CGPoint]?
 
     init(kind: Kind, index: Int) {

@@ -1,4 +1,5 @@
 import Foundation
+import Origami
 
 /// Why a render, a decode or a write failed. Nothing is written when one of these is thrown.
 public enum RenderError: Error, Equatable, CustomStringConvertible {
@@ -14,6 +15,8 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     /// `maxCanvasSide`, `maxCanvasPixels`, `maxTextBytes`, `maxImageSide`, `maxImagePixels`, `maxImageBytes`), `value` is what was
     /// asked for. Thrown before anything is allocated for the render or the image.
     case limitExceeded(limit: String, value: Int, maximum: Int)
+    /// A layer's `lighting` cannot be used (`Lighting.validate()` failed): refused rather than rendered unlit.
+    case invalidLighting(layer: String, reason: LightingError)
 
     public var description: String {
         switch self {
@@ -21,8 +24,17 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
         case let .invalidCanvas(reason): return "cannot render: \(reason)"
         case let .unreadableImage(path, reason): return "cannot read image \(path): \(reason)"
         case let .writeFailed(path, reason): return "cannot write \(path): \(reason)"
+        case let .invalidLighting(layer, reason): return "cannot render: the lighting of \(layer) is invalid: \(reason)"
         case let .limitExceeded(limit, value, maximum):
             return "\(RenderLimits.phrase(limit, value)), over the limit of \(maximum) (RenderLimits.\(limit))"
+        }
+    }
+
+    /// Runs `body`, whose internals may throw untyped errors, so that a public entry point throws only
+    /// `RenderError`: the internal errors are `RenderError`s already; anything else is reported as such.
+    static func typed<T>(_ operation: String, _ body: () throws -> T) throws(RenderError) -> T {
+        do { return try body() } catch let error as RenderError { throw error } catch {
+            throw .cairo(operation: operation, status: String(describing: error))
         }
     }
 }

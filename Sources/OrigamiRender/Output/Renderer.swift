@@ -9,12 +9,16 @@ import Origami
 /// may run on several threads at once.
 public enum Renderer {
     /// Snapshots `root` and renders it into pixels.
-    public static func render(_ root: Layer, size: CGSize, options: RenderOptions = RenderOptions()) throws -> RenderedImage {
+    public static func render(_ root: Layer, size: CGSize, options: RenderOptions = RenderOptions()) throws(RenderError) -> RenderedImage {
         try render(RenderTree(root: root, limits: options.limits), size: size, options: options)
     }
 
     /// Renders a snapshot into pixels.
-    public static func render(_ tree: RenderTree, size: CGSize, options: RenderOptions = RenderOptions()) throws -> RenderedImage {
+    public static func render(_ tree: RenderTree, size: CGSize, options: RenderOptions = RenderOptions()) throws(RenderError) -> RenderedImage {
+        try RenderError.typed("render") { try rendered(tree, size: size, options: options) }
+    }
+
+    private static func rendered(_ tree: RenderTree, size: CGSize, options: RenderOptions) throws -> RenderedImage {
         let (width, height) = try pixelSize(size, options: options)
         let n = options.supersample
         if n == 1 {
@@ -32,10 +36,12 @@ public enum Renderer {
 
     /// Renders a snapshot as a complete file in `format`.
     public static func data(_ tree: RenderTree, size: CGSize, options: RenderOptions = RenderOptions(),
-                            format: OutputFormat) throws -> Data {
-        switch format {
-        case .png: return try render(tree, size: size, options: options).pngData()
-        case .svg, .pdf: return try vectorData(tree, size: size, options: options, format: format)
+                            format: OutputFormat) throws(RenderError) -> Data {
+        try RenderError.typed("render") {
+            switch format {
+            case .png: return try render(tree, size: size, options: options).pngData()
+            case .svg, .pdf: return try vectorData(tree, size: size, options: options, format: format)
+            }
         }
     }
 

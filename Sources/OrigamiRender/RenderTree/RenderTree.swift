@@ -16,14 +16,16 @@ public struct RenderTree: Sendable {
     ///
     /// Throws `RenderError.limitExceeded` when the drawable tree has more layers or more levels than `limits`
     /// allow — checked by an iterative walk before anything is frozen.
-    public init(root: Layer, limits: RenderLimits = .default) throws {
+    public init(root: Layer, limits: RenderLimits = .default) throws(RenderError) {
         try limits.check(root)
-        try self.init(PresentationTree(root, placement: .canvas), checkedWithin: nil)
+        let tree = PresentationTree(root, placement: .canvas)
+        self = try RenderError.typed("snapshot") { try RenderTree(tree, checkedWithin: nil) }
     }
 
-    /// Prepares a presentation tree for painting; its context −1 is the canvas.
-    public init(_ tree: PresentationTree, limits: RenderLimits = .default) throws {
-        try self.init(tree, checkedWithin: limits)
+    /// Prepares a presentation tree for painting; its context −1 is the canvas. Throws `.invalidLighting` for a
+    /// context whose `Lighting` fails `validate()`: an invalid lighting is refused, not rendered unlit.
+    public init(_ tree: PresentationTree, limits: RenderLimits = .default) throws(RenderError) {
+        self = try RenderError.typed("snapshot") { try RenderTree(tree, checkedWithin: limits) }
     }
 
     private init(_ tree: PresentationTree, checkedWithin limits: RenderLimits?) throws {
@@ -42,6 +44,11 @@ public struct RenderTree: Sendable {
             }
         }
         for i in stride(from: tree.count - 1, through: 0, by: -1) where tree[i].kind != .transformLayer && rendered[i] {
+            if let lighting = tree[i].lighting as? Lighting {
+                do { try lighting.validate() } catch {
+                    throw RenderError.invalidLighting(layer: tree[i].name.map { "layer \"\($0)\"" } ?? "layer \(i)", reason: error)
+                }
+            }
             built[i] = try RenderNode(tree[i], members: scene(of: i))
         }
         members = scene(of: -1)
