@@ -52,7 +52,6 @@ public struct Color: Hashable, Sendable {
         func c(_ v: Double) -> Double { v.isNaN ? 0 : min(max(v, 0), 1) }
         return Color(red: c(red), green: c(green), blue: c(blue), alpha: c(alpha))
     }
-
 }
 
 extension Color: CustomStringConvertible {
