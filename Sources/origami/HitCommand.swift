@@ -7,8 +7,10 @@ struct HitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hit",
         abstract: "Tell which face a touch at a point reaches.",
+        usage: "origami hit <scene> <X,Y> [--policy <policy>] [--json] [--allow-outside-images]",
         discussion: """
-            The point is in canvas coordinates (points, y down). Policies: `tree` is UIKit's touch delivery
+            The point is in canvas coordinates (points, y down); a negative one needs no `--`: `hit s.yaml -10,5`.
+            Policies: `tree` is UIKit's touch delivery
             (later siblings first, depth ignored: the book's intercepted button), `coreanimation` is
             -[CALayer hitTest:] (zPosition first), `frontmost` is the face actually seen there. The table lists
             every layer under the point with its tree rank and depth rank.
@@ -21,8 +23,28 @@ struct HitCommand: ParsableCommand {
 
     @OptionGroup var scene: SceneArgument
 
-    @Argument(help: ArgumentHelp("The touch, in canvas coordinates.", valueName: "X,Y"))
-    var point: PointArgument
+    // Collected unparsed, so a point with a negative x (`-10,5`) is not taken for an option.
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The touch, in canvas coordinates.", valueName: "X,Y"))
+    var pointText: [String] = []
+
+    var point: PointArgument { pointText.first.flatMap(PointArgument.init(argument:)) ?? PointArgument(CGPoint.zero) }
+
+    func validate() throws {
+        // Whatever the parser did not recognise lands here: tell an unknown option from a bad point.
+        let points = pointText.filter { PointArgument(argument: $0) != nil }
+        if let unknown = pointText.first(where: { $0.hasPrefix("-") && PointArgument(argument: $0) == nil }) {
+            throw ValidationError("Unknown option '\(unknown)'.")
+        }
+        guard !pointText.isEmpty else {
+            throw ValidationError("Missing the point <X,Y> (canvas coordinates, e.g. 120,80 or -10,5).")
+        }
+        if let text = pointText.first(where: { PointArgument(argument: $0) == nil }) {
+            throw ValidationError("'\(text)' is not a point: expected X,Y with finite numbers, e.g. 120,80 or -10,5.")
+        }
+        guard points.count == 1 else {
+            throw ValidationError("One point <X,Y> at a time; got \(pointText.joined(separator: " ")).")
+        }
+    }
 
     @Option(help: "tree, coreanimation, frontmost or all.")
     var policy: Policy = .all

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Origami
+import OrigamiRender
 import OrigamiScene
 
 @main
@@ -14,6 +15,12 @@ struct OrigamiCommand: ParsableCommand {
             """,
         subcommands: [RenderCommand.self, SweepCommand.self, HitCommand.self, HitMapCommand.self, InspectCommand.self]
     )
+
+    static func main() {
+        // Once, before any command writes: an interrupted write leaves no temporary file.
+        TemporaryFiles.removeOnTerminationSignals()
+        main(nil)
+    }
 }
 
 /// The scene argument every subcommand takes.
@@ -51,6 +58,8 @@ func fail(_ message: String, details: String? = nil) -> Never {
 /// A point written `X,Y`.
 struct PointArgument: ExpressibleByArgument {
     let point: CGPoint
+
+    init(_ point: CGPoint) { self.point = point }
 
     init?(argument: String) {
         let parts = argument.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }

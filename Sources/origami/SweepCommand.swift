@@ -76,7 +76,7 @@ struct SweepCommand: ParsableCommand {
         } catch {
             fail("cannot create the output folder \(folder.path)")
         }
-        checkWritable(folder.appendingPathComponent("sheet.png"))
+        checkWritable(folder.appendingPathComponent("sheet.png"), protecting: s)
         do {
             if !merge {
                 let variants = sweep.variants(shard: shard.flatMap(parseShard))
