@@ -23,15 +23,16 @@ struct HitCommand: ParsableCommand {
 
     @OptionGroup var scene: SceneArgument
 
-    // Collected unparsed, so a point with a negative x (`-10,5`) is not taken for an option.
+    // Collected unparsed, so a point with a negative x (`-10,5`) is not taken for an option; `--` still works.
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The touch, in canvas coordinates.", valueName: "X,Y"))
-    var pointText: [String] = []
+    var unparsed: [String] = []
+
+    private var pointText: [String] { unparsed.filter { $0 != "--" } }
 
     var point: PointArgument { pointText.first.flatMap(PointArgument.init(argument:)) ?? PointArgument(CGPoint.zero) }
 
     func validate() throws {
         // Whatever the parser did not recognise lands here: tell an unknown option from a bad point.
-        let points = pointText.filter { PointArgument(argument: $0) != nil }
         if let unknown = pointText.first(where: { $0.hasPrefix("-") && PointArgument(argument: $0) == nil }) {
             throw ValidationError("Unknown option '\(unknown)'.")
         }
@@ -41,7 +42,7 @@ struct HitCommand: ParsableCommand {
         if let text = pointText.first(where: { PointArgument(argument: $0) == nil }) {
             throw ValidationError("'\(text)' is not a point: expected X,Y with finite numbers, e.g. 120,80 or -10,5.")
         }
-        guard points.count == 1 else {
+        guard pointText.count == 1 else {
             throw ValidationError("One point <X,Y> at a time; got \(pointText.joined(separator: " ")).")
         }
     }
