@@ -44,7 +44,8 @@ func checkWritable(_ url: URL, protecting scene: Scene) {
 func checkedFormat(_ url: URL, requested: OutputFormat? = nil, allowed: [OutputFormat] = OutputFormat.allCases,
                    writer: String) -> OutputFormat {
     do {
-        return try OutputFormat.forFile(url, requested: requested, allowed: allowed, writer: writer, requestedBy: "--format")
+        return try OutputFormat.forFile(url, requested: requested, allowed: allowed, writer: writer,
+                                        requestedBy: "--format")
     } catch {
         fail("\(error)")
     }
@@ -73,14 +74,14 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var picture: PictureOptions
 
     func run() throws {
-        let out = URL(fileURLWithPath: output ?? URL(fileURLWithPath: scene.scene).deletingPathExtension().lastPathComponent
-                      + "." + (self.format ?? .png).rawValue)
+        let sceneName = URL(fileURLWithPath: scene.scene).deletingPathExtension().lastPathComponent
+        let out = URL(fileURLWithPath: output ?? sceneName + "." + (self.format ?? .png).rawValue)
         let format = checkedFormat(out, requested: self.format, writer: "render")
         let s = try scene.load()
         checkWritable(out, protecting: s)
         do {
-            try Renderer.write(s.root, size: s.canvas.size, options: picture.renderOptions(for: s), to: out, format: format,
-                               protecting: s.protectedFiles)
+            try Renderer.write(s.root, size: s.canvas.size, options: picture.renderOptions(for: s), to: out,
+                               format: format, protecting: s.protectedFiles)
         } catch {
             fail("\(error)")
         }

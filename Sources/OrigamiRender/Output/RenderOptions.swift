@@ -42,10 +42,12 @@ extension OutputFormat {
             throw refuse("unsupported extension .\(ext): use \(phrase(allowed.map { "." + $0.rawValue }))")
         }
         guard allowed.contains(named) else {
-            throw refuse("\(writer) writes \(phrase(allowed.map(\.name))) only; use \(stem).\((requested ?? allowed.first ?? .png).rawValue)")
+            let right = requested ?? allowed.first ?? .png
+            throw refuse("\(writer) writes \(phrase(allowed.map(\.name))) only; use \(stem).\(right.rawValue)")
         }
         if let requested, requested != named {
-            throw refuse("\(name) names \(named.name) but \(requestedBy) is \(requested.rawValue); use \(stem).\(requested.rawValue)")
+            throw refuse("\(name) names \(named.name) but \(requestedBy) is \(requested.rawValue); "
+                         + "use \(stem).\(requested.rawValue)")
         }
         return named
     }

@@ -50,7 +50,8 @@ public struct RenderedImage: Sendable {
     /// Writes through `WritableDestination` (atomic, never over a device, a read-only file or one of
     /// `protectedFiles`). The format is `OutputFormat.forFile`'s: the extension's, which must agree with
     /// `format` when both are given.
-    public func write(to url: URL, format: OutputFormat? = nil, protecting protectedFiles: [ProtectedFile] = []) throws {
+    public func write(to url: URL, format: OutputFormat? = nil,
+                      protecting protectedFiles: [ProtectedFile] = []) throws {
         let f = try OutputFormat.forFile(url, requested: format)
         let destination = try WritableDestination(url, protecting: protectedFiles)
         try destination.write(data(format: f))

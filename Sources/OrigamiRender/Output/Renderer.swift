@@ -44,10 +44,12 @@ public enum Renderer {
     /// `OutputFormat.forFile`'s: the extension's, which must agree with `format` when both are given.
     /// On error nothing is left at `url` or beside it.
     public static func write(_ root: Layer, size: CGSize, options: RenderOptions = RenderOptions(),
-                             to url: URL, format: OutputFormat? = nil, protecting protectedFiles: [ProtectedFile] = []) throws {
+                             to url: URL, format: OutputFormat? = nil,
+                             protecting protectedFiles: [ProtectedFile] = []) throws {
         let f = try OutputFormat.forFile(url, requested: format)
         let destination = try WritableDestination(url, protecting: protectedFiles)
-        try destination.write(data(RenderTree(root: root, limits: options.limits), size: size, options: options, format: f))
+        let tree = try RenderTree(root: root, limits: options.limits)
+        try destination.write(data(tree, size: size, options: options, format: f))
     }
 
     // MARK: - Internals

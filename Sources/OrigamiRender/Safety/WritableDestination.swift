@@ -78,7 +78,8 @@ public struct WritableDestination: Sendable {
         let folder = (path as NSString).deletingLastPathComponent
         var folderStatus = stat()
         guard stat(folder.isEmpty ? "." : folder, &folderStatus) == 0 else {
-            throw fail("the folder \(folder) does not exist")
+            throw fail(errno == ENOENT ? "the folder \(folder) does not exist"
+                                       : "the folder \(folder): \(String(cString: strerror(errno)))")
         }
         guard Self.kind(folderStatus.st_mode) == S_IFDIR else { throw fail("\(folder) is not a folder") }
         guard access(folder, W_OK) == 0 else { throw fail("the folder \(folder) is not writable") }
@@ -122,7 +123,9 @@ public struct WritableDestination: Sendable {
             guard lstat(current, &status) == 0, kind(status.st_mode) == S_IFLNK else { return current }
             var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
             let count = buffer.withUnsafeMutableBufferPointer { b in
-                b.baseAddress.map { p in p.withMemoryRebound(to: CChar.self, capacity: b.count) { readlink(current, $0, b.count - 1) } } ?? -1
+                b.baseAddress.map { p in
+                    p.withMemoryRebound(to: CChar.self, capacity: b.count) { readlink(current, $0, b.count - 1) }
+                } ?? -1
             }
             guard count >= 0 else { throw fail("cannot read the link: \(String(cString: strerror(errno)))") }
             let target = String(decoding: buffer[0..<count], as: UTF8.self)
