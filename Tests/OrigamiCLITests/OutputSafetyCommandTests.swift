@@ -213,25 +213,35 @@ struct OutputSafetyCommandTests {
 
     // MARK: Signals
 
-    /// Watches the frames folder of a running sweep and sends `signal` as soon as a temporary file shows up
-    /// (or after `fallback` seconds): the process must end by that signal (or have finished) and leave no
-    /// temporary file behind.
-    @Test("SIGTERM or SIGINT during a sweep's writes leaves no temporary file", arguments: [SIGTERM, SIGINT])
-    func interrupted(_ signalNumber: Int32) throws {
+    /// Watches the folder a running `render` or `sweep` writes into and sends `signal` as soon as a temporary
+    /// file shows up there (or when the command ends): the process must end by that signal (or have finished)
+    /// and leave no temporary file; every picture that is there is whole.
+    @Test("SIGTERM or SIGINT while a picture is being written leaves no temporary file",
+          arguments: [("sweep", SIGTERM), ("sweep", SIGINT), ("render", SIGTERM), ("render", SIGINT)])
+    func interrupted(_ command: String, _ signalNumber: Int32) throws {
         let folder = try SpecialFiles.folder("origami-cli")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let frames = folder.appendingPathComponent("frames")
+        let models = OrigamiCommand.packageRoot.appendingPathComponent("Models")
         let process = Process()
         process.executableURL = OrigamiCommand.executable
-        process.arguments = ["sweep", OrigamiCommand.packageRoot.appendingPathComponent("Models/lighting-sweep.yaml").path,
-                             "-o", folder.path, "--scale", "3", "--png-compression", "smallest", "--jobs", "2"]
+        let watched: URL
+        if command == "sweep" {
+            watched = folder.appendingPathComponent("frames")
+            process.arguments = ["sweep", models.appendingPathComponent("lighting-sweep.yaml").path, "-o", folder.path,
+                                 "--scale", "3", "--png-compression", "smallest", "--jobs", "2"]
+        } else {
+            watched = folder
+            process.arguments = ["render", models.appendingPathComponent("lit-cube.yaml").path,
+                                 "-o", folder.appendingPathComponent("cube.png").path,
+                                 "--scale", "4", "--png-compression", "smallest"]
+        }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         let start = Date()
         var sawTemporary = false
         while process.isRunning && Date().timeIntervalSince(start) < 60 {
-            if let names = try? FileManager.default.contentsOfDirectory(atPath: frames.path),
+            if let names = try? FileManager.default.contentsOfDirectory(atPath: watched.path),
                names.contains(where: { $0.contains(Self.marker) }) {
                 sawTemporary = true
                 break
@@ -242,13 +252,14 @@ struct OutputSafetyCommandTests {
         let finished = process.terminationReason == .exit && process.terminationStatus == 0
         let killed = process.terminationReason == .uncaughtSignal && process.terminationStatus == signalNumber
         #expect(finished || killed, "ended with \(process.terminationReason) \(process.terminationStatus)")
-        let names = (try? SpecialFiles.entries(frames)) ?? []
-        #expect(names.allSatisfy { !$0.contains(Self.marker) }, "left \(names), saw a temporary file: \(sawTemporary)")
+        let names = (try? SpecialFiles.entries(watched)) ?? []
+        #expect(names.allSatisfy { !$0.contains(Self.marker) }, "left \(names); saw a temporary file: \(sawTemporary)")
         #expect(try noTemporary(folder))
-        // Every frame that is there is whole: a PNG ends with its IEND chunk.
+        // A PNG is whole when it ends with its IEND chunk.
+        let end = Data([0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82])
         for name in names where name.hasSuffix(".png") {
-            let data = try Data(contentsOf: frames.appendingPathComponent(name))
-            #expect(data.prefix(8) == Self.pngSignature && data.suffix(8) == Data([0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]))
+            let data = try Data(contentsOf: watched.appendingPathComponent(name))
+            #expect(data.prefix(8) == Self.pngSignature && data.suffix(8) == end, "\(name) is cut short")
         }
     }
 

@@ -19,8 +19,10 @@ public enum TemporaryFiles {
     }
 
     private static let installation: Void = {
-        // Build the registry before a handler can read it (a lazy global is not safe to start in a handler).
+        // Start every global the handler reads before it can run: starting a lazy global is not signal-safe.
         _ = slots
+        _ = terminating.load(ordering: .relaxed)
+        _ = creating.load(ordering: .relaxed)
         for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
             let previous = signal(signalNumber, handleTermination)
             if let previous, unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
