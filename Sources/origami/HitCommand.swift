@@ -29,7 +29,8 @@ struct HitCommand: ParsableCommand {
 
     private var pointText: [String] { unparsed.filter { $0 != "--" } }
 
-    var point: PointArgument { pointText.first.flatMap(PointArgument.init(argument:)) ?? PointArgument(CGPoint.zero) }
+    /// Set once `validate()` has passed.
+    var point: PointArgument? { pointText.first.flatMap(PointArgument.init(argument:)) }
 
     func validate() throws {
         // Whatever the parser did not recognise lands here: tell an unknown option from a bad point.
@@ -54,14 +55,14 @@ struct HitCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        guard let p = point?.point else { fail("no point given") }   // validate() has made sure of one
         let s = try scene.load()
-        let p = point.point
         let policies: [(String, HitTestPolicy)] = [("tree", .treeOrder), ("coreanimation", .coreAnimation), ("frontmost", .frontmost)]
             .filter { policy == .all || $0.0 == policy.rawValue }
         let answers = policies.map { ($0.0, s.root.hitTestResult(p, policy: $0.1)) }
         let all = s.root.hitTestAll(p)
         if json {
-            printJSON(scene: s, answers: answers, all: all)
+            printJSON(scene: s, point: p, answers: answers, all: all)
         } else {
             print("touch at \(fmt(p)) in \(scene.scene)")
             for (name, r) in answers {
@@ -89,7 +90,7 @@ struct HitCommand: ParsableCommand {
         return text + " at local \(fmt(r.localPoint)), depth \(fmt(r.depth))"
     }
 
-    private func printJSON(scene s: Scene, answers: [(String, HitTestResult?)], all: [HitCandidate]) {
+    private func printJSON(scene s: Scene, point p: CGPoint, answers: [(String, HitTestResult?)], all: [HitCandidate]) {
         func object(_ r: HitTestResult) -> [String: Any] {
             var o: [String: Any] = [
                 "layer": label(of: r.layer, in: s), "face": label(of: r.face, in: s),
@@ -101,7 +102,7 @@ struct HitCommand: ParsableCommand {
         var answerObject: [String: Any] = [:]
         for (name, r) in answers { answerObject[name] = r.map(object) ?? NSNull() }
         let root: [String: Any] = [
-            "point": [Double(point.point.x), Double(point.point.y)],
+            "point": [Double(p.x), Double(p.y)],
             "answers": answerObject,
             "layers": all.map { c -> [String: Any] in
                 var o = object(c.result)

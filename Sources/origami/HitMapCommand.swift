@@ -25,7 +25,9 @@ struct HitMapCommand: ParsableCommand {
 
     func validate() throws {
         // A hit map tests every pixel, so its scale stops lower than a render's.
-        if let scale { try validateScale(scale, within: Canvas.scaleRange.lowerBound...16, for: " for a hit map") }
+        if let scale {
+            try validateScale(scale, within: Canvas.scaleRange.lowerBound...16, reason: "for a hit map (a render's is up to 64)")
+        }
     }
 
     func run() throws {

@@ -59,8 +59,6 @@ func fail(_ message: String, details: String? = nil) -> Never {
 struct PointArgument: ExpressibleByArgument {
     let point: CGPoint
 
-    init(_ point: CGPoint) { self.point = point }
-
     init?(argument: String) {
         let parts = argument.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else { return nil }

@@ -16,7 +16,7 @@ struct PictureOptions: ParsableArguments {
     var pngCompression: PNGCompression = .fast
 
     func validate() throws {
-        if let scale { try validateScale(scale, within: Canvas.scaleRange) }
+        if let scale { try validateScale(scale) }
         guard (1...8).contains(supersample) else { throw ValidationError("--supersample must be between 1 and 8.") }
     }
 
@@ -26,11 +26,12 @@ struct PictureOptions: ParsableArguments {
     }
 }
 
-/// The one rule for `--scale`: the scene file's (`Canvas.scaleRange`), or a narrower `range`.
-func validateScale(_ scale: Double, within range: ClosedRange<Double>, for what: String = "") throws {
+/// The one rule for `--scale`: the scene file's `canvas.scale` range (`Canvas.scaleRange`), or a narrower one.
+func validateScale(_ scale: Double, within range: ClosedRange<Double> = Canvas.scaleRange,
+                   reason: String = "as a scene's canvas.scale") throws {
     guard range.contains(scale) else {
         let bounds = "between \(String(format: "%g", range.lowerBound)) and \(String(format: "%g", range.upperBound))"
-        throw ValidationError("--scale must be \(bounds)\(what), like a scene's canvas scale.")
+        throw ValidationError("--scale must be \(bounds), \(reason).")
     }
 }
 

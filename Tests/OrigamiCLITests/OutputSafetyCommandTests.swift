@@ -270,13 +270,13 @@ struct OutputSafetyCommandTests {
         let folder = try sceneFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         for (command, scale, message) in [
-            ("render", "1e-300", "--scale must be between 0.01 and 64, like a scene's canvas scale."),
-            ("render", "0.009", "--scale must be between 0.01 and 64, like a scene's canvas scale."),
-            ("render", "65", "--scale must be between 0.01 and 64, like a scene's canvas scale."),
-            ("render", "nan", "--scale must be between 0.01 and 64, like a scene's canvas scale."),
-            ("sweep", "1e-300", "--scale must be between 0.01 and 64, like a scene's canvas scale."),
-            ("hitmap", "1e-300", "--scale must be between 0.01 and 16 for a hit map, like a scene's canvas scale."),
-            ("hitmap", "17", "--scale must be between 0.01 and 16 for a hit map, like a scene's canvas scale."),
+            ("render", "1e-300", "--scale must be between 0.01 and 64, as a scene's canvas.scale."),
+            ("render", "0.009", "--scale must be between 0.01 and 64, as a scene's canvas.scale."),
+            ("render", "65", "--scale must be between 0.01 and 64, as a scene's canvas.scale."),
+            ("render", "nan", "--scale must be between 0.01 and 64, as a scene's canvas.scale."),
+            ("sweep", "1e-300", "--scale must be between 0.01 and 64, as a scene's canvas.scale."),
+            ("hitmap", "1e-300", "--scale must be between 0.01 and 16, for a hit map (a render's is up to 64)."),
+            ("hitmap", "17", "--scale must be between 0.01 and 16, for a hit map (a render's is up to 64)."),
         ] {
             let r = try OrigamiCommand.run([command, "s.yaml", "-o", command == "sweep" ? "sweep" : "x.png", "--scale", scale],
                                            in: folder)
