@@ -52,7 +52,9 @@ private func fuzzPNG(_ data: Data) {
 }
 
 private func fuzzScene(_ text: String) {
-    guard let scene = try? Scene.decode(text, file: "<fuzz>", baseURL: fixtures, limits: limits) else { return }
+    let scene = try? Scene.decode(text, file: "<fuzz>", baseURL: fixtures, limits: limits)
+    fuzzDestination(text, protecting: scene?.protectedFiles ?? [])
+    guard let scene else { return }
     let root = scene.root
     // Caps: at most 64×64 points at scale ≤ 2, no supersampling beyond 2.
     let size = CGSize(width: min(64, scene.canvas.size.width), height: min(64, scene.canvas.size.height))
@@ -78,3 +80,17 @@ private func fuzzScene(_ text: String) {
     _ = try? root.validateGeometry()
     _ = try? root.lightingReport()
 }
+
+/// The output rules (issue 13): the input's first line, made a plain file name, is read as a format and checked
+/// as a destination in the fixtures folder, against the scene's own files. Checks only: nothing is written.
+private func fuzzDestination(_ text: String, protecting protectedFiles: [ProtectedFile]) {
+    let firstLine = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+    let name = String(firstLine.prefix(64).map { $0 == "/" || $0 == "\0" ? "_" : $0 })
+    guard !name.isEmpty else { return }
+    // Chosen from the input, so one input always takes one path.
+    let requested: OutputFormat? = [nil, .png, .svg, .pdf][text.utf8.count % 4]
+    _ = try? OutputFormat.forFile(URL(fileURLWithPath: "/nonexistent-origami-fuzz/" + name), requested: requested)
+    _ = try? OutputFormat.forFile(URL(fileURLWithPath: name), allowed: [.png], writer: "hitmap")
+    if let fixtures { _ = try? WritableDestination(fixtures.appendingPathComponent(name), protecting: protectedFiles) }
+}
+

@@ -52,7 +52,8 @@ struct ContactSheet {
             try root.addSublayer(image)
             try root.addSublayer(label)
         }
-        try Renderer.write(root, size: CGSize(width: width, height: height), to: url, format: .png)
+        try Renderer.write(root, size: CGSize(width: width, height: height), to: url, format: .png,
+                           protecting: sweep.protectedFiles)
     }
 }
 

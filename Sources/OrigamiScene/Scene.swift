@@ -7,7 +7,7 @@ import Yams
 public struct Canvas: Hashable, Sendable {
     /// In points.
     public var size: CGSize
-    /// Pixels per point.
+    /// Pixels per point, within `scaleRange`.
     public var scale: Double
     /// `nil`: transparent.
     public var background: Color?
@@ -15,6 +15,9 @@ public struct Canvas: Hashable, Sendable {
     public init(size: CGSize, scale: Double = 1, background: Color? = .white) {
         self.size = size; self.scale = scale; self.background = background
     }
+
+    /// The pixel scales a scene's `canvas.scale` and the command line's `--scale` accept: one rule for both.
+    public static let scaleRange: ClosedRange<Double> = 0.01...64
 }
 
 /// Limits a scene must respect; a scene over one is refused before anything is allocated for it.
@@ -46,9 +49,18 @@ public final class Scene {
     public let summary: String
     /// The parameters of the file's `sweep:` section, the default of `origami sweep`.
     public let sweep: [SweepParameter]
+    /// The image files the scene's layers show, in the order they appear.
+    public let images: [URL]
 
-    init(url: URL?, canvas: Canvas, root: Layer, summary: String, sweep: [SweepParameter]) {
+    init(url: URL?, canvas: Canvas, root: Layer, summary: String, sweep: [SweepParameter], images: [URL] = []) {
         self.url = url; self.canvas = canvas; self.root = root; self.summary = summary; self.sweep = sweep
+        self.images = images
+    }
+
+    /// The files this scene was read from, which no output may replace: the scene file and its images.
+    public var protectedFiles: [ProtectedFile] {
+        (url.map { [ProtectedFile($0, role: "the scene file")] } ?? [])
+            + images.map { ProtectedFile($0, role: "an image the scene reads") }
     }
 
     /// The first layer with this name.

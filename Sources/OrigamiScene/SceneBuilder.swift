@@ -10,6 +10,8 @@ struct SceneBuilder {
     let limits: SceneLimits
     private var layerCount = 0
     private var usedNames: [String: String] = [:]   // name → key path of its first use
+    /// Every image file `contents` names, so outputs can refuse to replace one.
+    private var images: [URL] = []
 
     init(reader: SceneReader, baseURL: URL?, limits: SceneLimits) {
         self.reader = reader; self.baseURL = baseURL; self.limits = limits
@@ -50,7 +52,7 @@ struct SceneBuilder {
         }
         let sweep = object["sweep"].map(readSweep) ?? []
         guard let canvas else { return nil }
-        return Scene(url: url, canvas: canvas, root: root, summary: summary, sweep: sweep)
+        return Scene(url: url, canvas: canvas, root: root, summary: summary, sweep: sweep, images: images)
     }
 
     /// `sweep:` maps parameter paths to lists of values: numbers, words, colours, or [x, y, z] vectors.
@@ -95,7 +97,7 @@ struct SceneBuilder {
         guard let sizeValue = o.required("size", hint: "e.g. `size: [600, 400]`"),
               let size = sizeValue.size(positive: true) else { return nil }
         var canvas = Canvas(size: size)
-        if let s = o["scale"]?.number(in: 0.01...64, what: "scale") { canvas.scale = s }
+        if let s = o["scale"]?.number(in: Canvas.scaleRange, what: "scale") { canvas.scale = s }
         if let b = o["background"] {
             if case let .scalar(s) = b.node, s.string == "transparent" || s.string == "none" {
                 canvas.background = nil
@@ -218,13 +220,14 @@ struct SceneBuilder {
         return t
     }
 
-    private func readContents(_ value: SceneValue, into layer: Layer) {
+    private mutating func readContents(_ value: SceneValue, into layer: Layer) {
         guard let path = value.string() else { return }
         guard let url = resolve(path, at: value) else { return }
         guard FileManager.default.fileExists(atPath: url.path) else {
             reader.report(value, "image `\(path)` not found", hint: "paths are relative to the scene file's folder")
             return
         }
+        images.append(url)
         imageLoader(url, value, layer)
     }
 

@@ -14,6 +14,8 @@ public struct Sweep: Sendable {
     public let sceneURL: URL
     public let parameters: [SweepParameter]
     public let variantCount: Int
+    /// The scene file and its images: no output of the sweep may replace them.
+    public let protectedFiles: [ProtectedFile]
     private let sceneText: String
     private let limits: SceneLimits
 
@@ -40,7 +42,7 @@ public struct Sweep: Sendable {
             try p.apply(p.values[0], to: &lighting)
         }
         self.sceneURL = url; self.parameters = parameters; self.variantCount = count
-        self.sceneText = text; self.limits = limits
+        self.sceneText = text; self.limits = limits; self.protectedFiles = scene.protectedFiles
     }
 
     /// The values of variant `number` (1-based), one per parameter.
@@ -107,14 +109,14 @@ public struct Sweep: Sendable {
                     try apply(variant: number, to: scene)
                     let image = try Renderer.render(scene.root, size: scene.canvas.size, options: options)
                     let base = frames.appendingPathComponent(Self.frameName(number))
-                    try image.write(to: base.appendingPathExtension("png"), format: .png)
+                    try image.write(to: base.appendingPathExtension("png"), format: .png, protecting: protectedFiles)
                     let record = VariantRecord(
                         variant: number,
                         parameters: zip(parameters, values(ofVariant: number)).map { [$0.path, $1.description] },
                         faces: try lightingRows(scene))
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                    try encoder.encode(record).write(to: base.appendingPathExtension("json"), options: .atomic)
+                    try write(encoder.encode(record), to: base.appendingPathExtension("json"))
                     progress(state.finishOne())
                 }
             } catch {
@@ -122,6 +124,11 @@ public struct Sweep: Sendable {
             }
         }
         if let error = state.error { throw error }
+    }
+
+    /// Every file the sweep writes goes through `WritableDestination`.
+    private func write(_ data: Data, to url: URL) throws {
+        try WritableDestination(url, protecting: protectedFiles).write(data)
     }
 
     private func lightingRows(_ scene: Scene) throws -> [FaceLightingData] {
@@ -160,8 +167,8 @@ public struct Sweep: Sendable {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try Data(csv.utf8).write(to: folder.appendingPathComponent("lighting.csv"), options: .atomic)
-        try encoder.encode(records).write(to: folder.appendingPathComponent("lighting.json"), options: .atomic)
+        try write(Data(csv.utf8), to: folder.appendingPathComponent("lighting.csv"))
+        try write(encoder.encode(records), to: folder.appendingPathComponent("lighting.json"))
         try ContactSheet(sweep: self, frames: frames, thumbnail: thumbnail).write(to: folder.appendingPathComponent("sheet.png"))
     }
 }

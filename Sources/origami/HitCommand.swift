@@ -7,8 +7,10 @@ struct HitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hit",
         abstract: "Tell which face a touch at a point reaches.",
+        usage: "origami hit <scene> <X,Y> [--policy <policy>] [--json] [--allow-outside-images]",
         discussion: """
-            The point is in canvas coordinates (points, y down). Policies: `tree` is UIKit's touch delivery
+            The point is in canvas coordinates (points, y down); a negative one needs no `--`: `hit s.yaml -10,5`.
+            Policies: `tree` is UIKit's touch delivery
             (later siblings first, depth ignored: the book's intercepted button), `coreanimation` is
             -[CALayer hitTest:] (zPosition first), `frontmost` is the face actually seen there. The table lists
             every layer under the point with its tree rank and depth rank.
@@ -21,8 +23,30 @@ struct HitCommand: ParsableCommand {
 
     @OptionGroup var scene: SceneArgument
 
-    @Argument(help: ArgumentHelp("The touch, in canvas coordinates.", valueName: "X,Y"))
-    var point: PointArgument
+    // Collected unparsed, so a point with a negative x (`-10,5`) is not taken for an option; `--` still works.
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The touch, in canvas coordinates.", valueName: "X,Y"))
+    var unparsed: [String] = []
+
+    private var pointText: [String] { unparsed.filter { $0 != "--" } }
+
+    /// Set once `validate()` has passed.
+    var point: PointArgument? { pointText.first.flatMap(PointArgument.init(argument:)) }
+
+    func validate() throws {
+        // Whatever the parser did not recognise lands here: tell an unknown option from a bad point.
+        if let unknown = pointText.first(where: { $0.hasPrefix("-") && PointArgument(argument: $0) == nil }) {
+            throw ValidationError("Unknown option '\(unknown)'.")
+        }
+        guard !pointText.isEmpty else {
+            throw ValidationError("Missing the point <X,Y> (canvas coordinates, e.g. 120,80 or -10,5).")
+        }
+        if let text = pointText.first(where: { PointArgument(argument: $0) == nil }) {
+            throw ValidationError("'\(text)' is not a point: expected X,Y with finite numbers, e.g. 120,80 or -10,5.")
+        }
+        guard pointText.count == 1 else {
+            throw ValidationError("One point <X,Y> at a time; got \(pointText.joined(separator: " ")).")
+        }
+    }
 
     @Option(help: "tree, coreanimation, frontmost or all.")
     var policy: Policy = .all
@@ -31,15 +55,15 @@ struct HitCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        guard let p = point?.point else { fail("no point given") }   // validate() has made sure of one
         let s = try scene.load()
-        let p = point.point
         let policies: [(String, HitTestPolicy)] = [("tree", .treeOrder), ("coreanimation", .coreAnimation), ("frontmost", .frontmost)]
             .filter { policy == .all || $0.0 == policy.rawValue }
         let tree = PresentationTree(s.root)
         let answers = policies.map { ($0.0, tree.hitTestResult(p, policy: $0.1)) }
         let all = tree.hitTestAll(p)
         if json {
-            printJSON(scene: s, answers: answers, all: all)
+            printJSON(scene: s, point: p, answers: answers, all: all)
         } else {
             print("touch at \(fmt(p)) in \(scene.scene)")
             for (name, r) in answers {
@@ -67,7 +91,7 @@ struct HitCommand: ParsableCommand {
         return text + " at local \(fmt(r.localPoint)), depth \(fmt(r.depth))"
     }
 
-    private func printJSON(scene s: Scene, answers: [(String, HitTestResult?)], all: [HitCandidate]) {
+    private func printJSON(scene s: Scene, point p: CGPoint, answers: [(String, HitTestResult?)], all: [HitCandidate]) {
         func object(_ r: HitTestResult) -> [String: Any] {
             var o: [String: Any] = [
                 "layer": label(of: r.layer, in: s), "face": label(of: r.face, in: s),
@@ -79,7 +103,7 @@ struct HitCommand: ParsableCommand {
         var answerObject: [String: Any] = [:]
         for (name, r) in answers { answerObject[name] = r.map(object) ?? NSNull() }
         let root: [String: Any] = [
-            "point": [Double(point.point.x), Double(point.point.y)],
+            "point": [Double(p.x), Double(p.y)],
             "answers": answerObject,
             "layers": all.map { c -> [String: Any] in
                 var o = object(c.result)

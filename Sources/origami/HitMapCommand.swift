@@ -24,18 +24,20 @@ struct HitMapCommand: ParsableCommand {
     var scale: Double?
 
     func validate() throws {
-        if let scale, !(scale.isFinite && scale > 0 && scale <= 16) {
-            throw ValidationError("--scale must be a number above 0 and at most 16.")
+        // A hit map tests every pixel, so its scale stops lower than a render's.
+        if let scale {
+            try validateScale(scale, within: Canvas.scaleRange.lowerBound...16, reason: "for a hit map (a render's is up to 64)")
         }
     }
 
     func run() throws {
-        let s = try scene.load()
         let out = URL(fileURLWithPath: output)
-        checkWritable(out)
+        _ = checkedFormat(out, allowed: [.png], writer: "hitmap")
+        let s = try scene.load()
+        checkWritable(out, protecting: s)
         do {
             let map = try HitMap(root: s.root, size: s.canvas.size, scale: scale ?? s.canvas.scale) { label(of: $0, in: s) }
-            try map.legendImage().write(to: out, format: .png)
+            try map.legendImage().write(to: out, format: .png, protecting: s.protectedFiles)
             let total = Double(map.width * map.height)
             print("wrote \(out.path): \(String(format: "%.1f", 100 * Double(map.interceptedCount) / total)) % of the canvas is intercepted")
         } catch {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Origami
+import OrigamiRender
 import OrigamiScene
 
 @main
@@ -14,6 +15,12 @@ struct OrigamiCommand: ParsableCommand {
             """,
         subcommands: [RenderCommand.self, SweepCommand.self, HitCommand.self, HitMapCommand.self, InspectCommand.self]
     )
+
+    static func main() {
+        // Once, before any command writes: an interrupted write leaves no temporary file.
+        TemporaryFiles.removeOnTerminationSignals()
+        main(nil)
+    }
 }
 
 /// The scene argument every subcommand takes.

@@ -16,9 +16,7 @@ struct PictureOptions: ParsableArguments {
     var pngCompression: PNGCompression = .fast
 
     func validate() throws {
-        if let scale, !(scale.isFinite && scale > 0 && scale <= 64) {
-            throw ValidationError("--scale must be a number above 0 and at most 64.")
-        }
+        if let scale { try validateScale(scale) }
         guard (1...8).contains(supersample) else { throw ValidationError("--supersample must be between 1 and 8.") }
     }
 
@@ -28,17 +26,42 @@ struct PictureOptions: ParsableArguments {
     }
 }
 
-/// Fails unless `url` can be written (its folder exists and is writable, and it is not a folder), before any
-/// work is done.
-func checkWritable(_ url: URL) {
-    do { try WritableDestination.check(url) } catch { fail("\(error)") }
+/// The one rule for `--scale`: the scene file's `canvas.scale` range (`Canvas.scaleRange`), or a narrower one.
+func validateScale(_ scale: Double, within range: ClosedRange<Double> = Canvas.scaleRange,
+                   reason: String = "as a scene's canvas.scale") throws {
+    guard range.contains(scale) else {
+        let bounds = "between \(String(format: "%g", range.lowerBound)) and \(String(format: "%g", range.upperBound))"
+        throw ValidationError("--scale must be \(bounds), \(reason).")
+    }
+}
+
+/// Fails unless `url` may be written (see `WritableDestination`: not a device, FIFO, socket, folder, read-only
+/// file or one of the scene's own files), before any work is done.
+func checkWritable(_ url: URL, protecting scene: Scene) {
+    do { _ = try WritableDestination(url, protecting: scene.protectedFiles) } catch { fail("\(error)") }
+}
+
+/// The format `url` is written in (`OutputFormat.forFile`), or the reason it cannot be.
+func checkedFormat(_ url: URL, requested: OutputFormat? = nil, allowed: [OutputFormat] = OutputFormat.allCases,
+                   writer: String) -> OutputFormat {
+    do {
+        return try OutputFormat.forFile(url, requested: requested, allowed: allowed, writer: writer,
+                                        requestedBy: "--format")
+    } catch {
+        fail("\(error)")
+    }
 }
 
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Render a scene to PNG, SVG or PDF.",
-        discussion: "The output is written atomically: an existing file is replaced only by a complete new one."
+        discussion: """
+            The output is written atomically: an existing file is replaced only by a complete new one, with its
+            mode kept; a symbolic link is written through to its target. Devices, FIFOs, sockets, read-only
+            files, the scene file and its images are refused, and so is an extension that disagrees with the
+            format.
+            """
     )
 
     @OptionGroup var scene: SceneArgument
@@ -46,18 +69,20 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The output file (default: the scene's name with the format's extension).", valueName: "file"))
     var output: String?
 
-    @Option(help: "png, svg or pdf (default: from the output's extension, else png).")
+    @Option(help: "png, svg or pdf (default: from the output's extension, else png; the two must agree).")
     var format: OutputFormat?
 
     @OptionGroup var picture: PictureOptions
 
     func run() throws {
+        let sceneName = URL(fileURLWithPath: scene.scene).deletingPathExtension().lastPathComponent
+        let out = URL(fileURLWithPath: output ?? sceneName + "." + (self.format ?? .png).rawValue)
+        let format = checkedFormat(out, requested: self.format, writer: "render")
         let s = try scene.load()
-        let format = format ?? output.flatMap { OutputFormat(pathExtension: URL(fileURLWithPath: $0).pathExtension) } ?? .png
-        let out = URL(fileURLWithPath: output ?? URL(fileURLWithPath: scene.scene).deletingPathExtension().lastPathComponent + "." + format.rawValue)
-        checkWritable(out)
+        checkWritable(out, protecting: s)
         do {
-            try Renderer.write(s.root, size: s.canvas.size, options: picture.renderOptions(for: s), to: out, format: format)
+            try Renderer.write(s.root, size: s.canvas.size, options: picture.renderOptions(for: s), to: out,
+                               format: format, protecting: s.protectedFiles)
         } catch {
             fail("\(error)")
         }

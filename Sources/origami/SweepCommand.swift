@@ -76,7 +76,9 @@ struct SweepCommand: ParsableCommand {
         } catch {
             fail("cannot create the output folder \(folder.path)")
         }
-        checkWritable(folder.appendingPathComponent("sheet.png"))
+        for name in ["sheet.png", "lighting.csv", "lighting.json"] {
+            checkWritable(folder.appendingPathComponent(name), protecting: s)
+        }
         do {
             if !merge {
                 let variants = sweep.variants(shard: shard.flatMap(parseShard))

@@ -1,3 +1,4 @@
+import Foundation
 import Origami
 
 /// The file formats a render can be written as.
@@ -11,6 +12,50 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 
     /// The format named by a file extension (case-insensitive), or `nil`.
     public init?(pathExtension: String) { self.init(rawValue: pathExtension.lowercased()) }
+
+    /// What the format is called in messages: PNG, SVG, PDF.
+    public var name: String { rawValue.uppercased() }
+}
+
+extension OutputFormat {
+    /// The format a file at `url` is written in: the one place a file's extension is read as a format.
+    ///
+    /// The extension decides (case-insensitive); a name without one takes `requested`, else the first of
+    /// `allowed`. An extension that is not one of `allowed`'s, or that names another format than `requested`,
+    /// is refused with the name to use instead, so a file's bytes always agree with its extension.
+    /// - Parameters:
+    ///   - writer: what writes the file, for "hitmap writes PNG only".
+    ///   - requestedBy: where `requested` came from, for "names SVG but --format is pdf".
+    /// - Throws: `RenderError.writeFailed` naming `url`.
+    public static func forFile(_ url: URL, requested: OutputFormat? = nil, allowed: [OutputFormat] = allCases,
+                               writer: String = "this output", requestedBy: String = "the format asked for")
+        throws(RenderError) -> OutputFormat {
+        let name = url.lastPathComponent
+        let stem = url.deletingPathExtension().lastPathComponent
+        let ext = url.pathExtension
+        func refuse(_ reason: String) -> RenderError { .writeFailed(path: url.path, reason: reason) }
+        if let requested, !allowed.contains(requested) {
+            throw refuse("\(writer) writes \(phrase(allowed.map(\.name))) only, not \(requested.rawValue)")
+        }
+        guard !ext.isEmpty else { return requested ?? allowed.first ?? .png }
+        guard let named = OutputFormat(pathExtension: ext) else {
+            throw refuse("unsupported extension .\(ext): use \(phrase(allowed.map { "." + $0.rawValue }))")
+        }
+        guard allowed.contains(named) else {
+            let right = requested ?? allowed.first ?? .png
+            throw refuse("\(writer) writes \(phrase(allowed.map(\.name))) only; use \(stem).\(right.rawValue)")
+        }
+        if let requested, requested != named {
+            throw refuse("\(name) names \(named.name) but \(requestedBy) is \(requested.rawValue); "
+                         + "use \(stem).\(requested.rawValue)")
+        }
+        return named
+    }
+
+    /// "a", "a or b", "a, b or c".
+    private static func phrase(_ items: [String]) -> String {
+        items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " or " + (items.last ?? "")
+    }
 }
 
 /// How a layer tree becomes pixels or a document.

@@ -47,10 +47,13 @@ public struct RenderedImage: Sendable {
         format == .png ? try pngData() : try Renderer.data(tree, size: size, options: options, format: format)
     }
 
-    /// Writes atomically (temporary file in the same folder, then rename). The format defaults to the file's
-    /// extension, PNG when it names none of ours.
-    public func write(to url: URL, format: OutputFormat? = nil) throws {
-        let f = format ?? OutputFormat(pathExtension: url.pathExtension) ?? .png
-        try AtomicFile.write(data(format: f), to: url)
+    /// Writes through `WritableDestination` (atomic, never over a device, a read-only file or one of
+    /// `protectedFiles`). The format is `OutputFormat.forFile`'s: the extension's, which must agree with
+    /// `format` when both are given.
+    public func write(to url: URL, format: OutputFormat? = nil,
+                      protecting protectedFiles: [ProtectedFile] = []) throws {
+        let f = try OutputFormat.forFile(url, requested: format)
+        let destination = try WritableDestination(url, protecting: protectedFiles)
+        try destination.write(data(format: f))
     }
 }

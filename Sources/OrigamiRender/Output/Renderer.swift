@@ -45,14 +45,17 @@ public enum Renderer {
         }
     }
 
-    /// Snapshots `root`, renders it and writes it atomically to `url`; the format defaults to the file's
-    /// extension (PNG when it names none of ours). On error nothing is left at `url` or beside it.
+    /// Snapshots `root`, renders it and writes it to `url` through `WritableDestination` (atomic, never over
+    /// a device, a read-only file or one of `protectedFiles`), checked before rendering. The format is
+    /// `OutputFormat.forFile`'s: the extension's, which must agree with `format` when both are given.
+    /// On error nothing is left at `url` or beside it.
     public static func write(_ root: Layer, size: CGSize, options: RenderOptions = RenderOptions(),
-                             to url: URL, format: OutputFormat? = nil) throws {
-        try WritableDestination.check(url)
-        let f = format ?? OutputFormat(pathExtension: url.pathExtension) ?? .png
-        try AtomicFile.write(data(RenderTree(root: root, limits: options.limits), size: size, options: options, format: f),
-                             to: url)
+                             to url: URL, format: OutputFormat? = nil,
+                             protecting protectedFiles: [ProtectedFile] = []) throws {
+        let f = try OutputFormat.forFile(url, requested: format)
+        let destination = try WritableDestination(url, protecting: protectedFiles)
+        let tree = try RenderTree(root: root, limits: options.limits)
+        try destination.write(data(tree, size: size, options: options, format: f))
     }
 
     // MARK: - Internals

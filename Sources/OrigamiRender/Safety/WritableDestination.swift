@@ -3,22 +3,134 @@ import Foundation
 import Glibc
 #endif
 
-/// Checks, before any rendering work, that an output file can be created where it is asked for: the folder
-/// exists, is a folder and is writable, and the destination is not itself a folder. `AtomicFile` still
-/// handles everything that can only fail at write time (a full disk, a folder removed meanwhile).
-public enum WritableDestination {
-    /// Throws `RenderError.writeFailed` naming `url` and the reason.
+/// A file a command reads, which none of its outputs may replace (DESIGN §6: outputs never destroy what they
+/// do not own).
+public struct ProtectedFile: Hashable, Sendable {
+    public var url: URL
+    /// How messages name it: "the scene file", "an image the scene reads".
+    public var role: String
+
+    public init(_ url: URL, role: String) { self.url = url; self.role = role }
+}
+
+/// The one place outputs are written (renders, hit maps, sweep frames, sheets and data): whole files or
+/// nothing, and never over something the output does not own (DESIGN §6).
+///
+/// - A device, FIFO or socket is refused: it is never opened, so nothing blocks and nothing is replaced.
+/// - A symbolic link is followed to its target (a dangling link: the file it names is created, when that
+///   folder exists), and the target is replaced: the link stays a link and shows the new content.
+/// - The bytes go to `.NAME.origami-tmp-XXXXXX` beside the target, are synced, and are renamed over it
+///   (atomic on one file system). An existing file keeps its mode, and its owner and group where the process
+///   may set them (as root). A file nobody may write (mode 0444, say) is refused rather than replaced.
+/// - A destination that is a `ProtectedFile` — the same device and inode after following links, so a
+///   hard link or `./scene.yaml` is caught too — is refused.
+/// - The temporary file is removed on every error and, through `TemporaryFiles`, on SIGINT and SIGTERM once
+///   the program has called `TemporaryFiles.removeOnTerminationSignals()`. Only `kill -9` can leave one; its
+///   name says what it is.
+///
+/// Every check runs when the destination is made (before any rendering work) and again just before writing.
+public struct WritableDestination: Sendable {
+    /// As the caller named it.
+    public let url: URL
+    public let protectedFiles: [ProtectedFile]
+
+    /// Checks `url` now; throws `RenderError.writeFailed` naming it and the reason.
+    public init(_ url: URL, protecting protectedFiles: [ProtectedFile] = []) throws(RenderError) {
+        self.url = url
+        self.protectedFiles = protectedFiles
+        _ = try resolve()
+    }
+
+    /// Checks that an output file can be created at `url`, before any work is done.
     public static func check(_ url: URL) throws(RenderError) {
-        let path = url.path
-        let folder = url.deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
-            throw .writeFailed(path: path, reason: "the folder \(folder) does not exist")
+        _ = try WritableDestination(url)
+    }
+
+    /// Replaces the destination with `data`, atomically.
+    public func write(_ data: Data) throws(RenderError) {
+        let target = try resolve()
+        do {
+            try TemporaryFiles.write(data, replacing: target.path, existing: target.existing)
+        } catch let reason {
+            throw .writeFailed(path: url.path, reason: reason.message)
         }
-        guard isFolder.boolValue else { throw .writeFailed(path: path, reason: "\(folder) is not a folder") }
-        guard access(folder, W_OK) == 0 else { throw .writeFailed(path: path, reason: "the folder \(folder) is not writable") }
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            throw .writeFailed(path: path, reason: "it is a folder")
+    }
+
+    /// The suffix every temporary file carries (`.NAME.origami-tmp-XXXXXX`): what a user looks for after a
+    /// `kill -9`.
+    public static let temporaryMarker = ".origami-tmp-"
+
+    // MARK: - Checks
+
+    struct Target {
+        /// The file the bytes replace: `url` with every symbolic link followed.
+        var path: String
+        /// Its status when it exists.
+        var existing: stat?
+    }
+
+    private func fail(_ reason: String) -> RenderError { .writeFailed(path: url.path, reason: reason) }
+
+    func resolve() throws(RenderError) -> Target {
+        let path = try Self.followLinks(url.path, fail: fail)
+        // "it is …" for the named file; "it is a link to T, which is …" when a link led elsewhere.
+        let subject = path == url.path ? "it is" : "it is a link to \(path), which is"
+        let folder = (path as NSString).deletingLastPathComponent
+        var folderStatus = stat()
+        guard stat(folder.isEmpty ? "." : folder, &folderStatus) == 0 else {
+            throw fail(errno == ENOENT ? "the folder \(folder) does not exist"
+                                       : "the folder \(folder): \(String(cString: strerror(errno)))")
         }
+        guard Self.kind(folderStatus.st_mode) == S_IFDIR else { throw fail("\(folder) is not a folder") }
+        guard access(folder, W_OK) == 0 else { throw fail("the folder \(folder) is not writable") }
+
+        var status = stat()
+        guard lstat(path, &status) == 0 else {
+            guard errno == ENOENT else { throw fail(String(cString: strerror(errno))) }
+            return Target(path: path, existing: nil)
+        }
+        switch Self.kind(status.st_mode) {
+        case S_IFREG: break
+        case S_IFDIR: throw fail(path == url.path ? "it is a folder" : "\(subject) a folder")
+        case S_IFCHR: throw fail("\(subject) a character device; refusing to replace it")
+        case S_IFBLK: throw fail("\(subject) a block device; refusing to replace it")
+        case S_IFIFO: throw fail("\(subject) a FIFO (named pipe); refusing to replace it")
+        case S_IFSOCK: throw fail("\(subject) a socket; refusing to replace it")
+        default: throw fail("\(subject) not a regular file; refusing to replace it")
+        }
+        for input in protectedFiles {
+            var inputStatus = stat()
+            guard stat(input.url.path, &inputStatus) == 0 else { continue }
+            if inputStatus.st_dev == status.st_dev && inputStatus.st_ino == status.st_ino {
+                throw fail("\(subject) \(input.role) \(input.url.lastPathComponent); an output never replaces an input")
+            }
+        }
+        // Root may write anything, so the mode bits speak for the owner: 0444 means "keep this".
+        if status.st_mode & 0o222 == 0 || access(path, W_OK) != 0 {
+            throw fail("\(subject) read-only; remove it or change its mode")
+        }
+        return Target(path: path, existing: status)
+    }
+
+    static func kind(_ mode: mode_t) -> mode_t { mode & S_IFMT }
+
+    /// `path` with every symbolic link followed (the last one may dangle); relative link targets are read
+    /// from the link's folder.
+    static func followLinks(_ path: String, fail: (String) -> RenderError) throws(RenderError) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var status = stat()
+            guard lstat(current, &status) == 0, kind(status.st_mode) == S_IFLNK else { return current }
+            var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = buffer.withUnsafeMutableBufferPointer { b in
+                b.baseAddress.map { p in
+                    p.withMemoryRebound(to: CChar.self, capacity: b.count) { readlink(current, $0, b.count - 1) }
+                } ?? -1
+            }
+            guard count >= 0 else { throw fail("cannot read the link: \(String(cString: strerror(errno)))") }
+            let target = String(decoding: buffer[0..<count], as: UTF8.self)
+            current = target.hasPrefix("/") ? target : (current as NSString).deletingLastPathComponent + "/" + target
+        }
+        throw fail("too many levels of symbolic links")
     }
 }
