@@ -46,9 +46,13 @@ public final class Scene {
     public let summary: String
     /// The parameters of the file's `sweep:` section, the default of `origami sweep`.
     public let sweep: [SweepParameter]
+    /// The decoded file this scene's layers were instantiated from: instantiate it again for another copy.
+    public let sceneDescription: SceneDescription
 
-    init(url: URL?, canvas: Canvas, root: Layer, summary: String, sweep: [SweepParameter]) {
+    init(url: URL?, canvas: Canvas, root: Layer, summary: String, sweep: [SweepParameter],
+         description: SceneDescription) {
         self.url = url; self.canvas = canvas; self.root = root; self.summary = summary; self.sweep = sweep
+        self.sceneDescription = description
     }
 
     /// The first layer with this name.
@@ -61,6 +65,24 @@ extension Scene {
     /// `displayName` is how messages name the file (default: its path).
     public static func load(contentsOf url: URL, displayName: String? = nil,
                             limits: SceneLimits = .default) throws(SceneError) -> Scene {
+        try SceneDescription.load(contentsOf: url, displayName: displayName, limits: limits).instantiate()
+    }
+
+    /// Decodes scene text. `baseURL` is where relative image paths are resolved.
+    public static func decode(
+        _ text: String, file: String = "<scene>", baseURL: URL? = nil, url: URL? = nil,
+        limits: SceneLimits = .default
+    ) throws(SceneError) -> Scene {
+        try SceneDescription.decode(text, file: file, baseURL: baseURL, url: url, limits: limits).instantiate()
+    }
+}
+
+extension SceneDescription {
+    /// Reads and decodes a scene file (YAML, or JSON, which is read as YAML). Throws `SceneError` naming the
+    /// file, line, column and key path of every problem found.
+    /// `displayName` is how messages name the file (default: its path).
+    public static func load(contentsOf url: URL, displayName: String? = nil,
+                            limits: SceneLimits = .default) throws(SceneError) -> SceneDescription {
         let name = displayName ?? url.path
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         guard let attributes else {
@@ -86,7 +108,8 @@ extension Scene {
     public static func decode(
         _ text: String, file: String = "<scene>", baseURL: URL? = nil, url: URL? = nil,
         limits: SceneLimits = .default
-    ) throws(SceneError) -> Scene {
+    ) throws(SceneError) -> SceneDescription {
+        SceneDecodeCounter.record(file)
         let reader = SceneReader(file: file)
         let node: Node?
         do {
@@ -102,16 +125,16 @@ extension Scene {
                              source: text)
         }
         var builder = SceneBuilder(reader: reader, baseURL: baseURL, limits: limits)
-        let scene = builder.build(SceneValue(node: node, path: "", reader: reader), url: url, summary: summary(of: text))
-        guard reader.issues.isEmpty, let scene else {
+        let description = builder.build(SceneValue(node: node, path: "", reader: reader), url: url,
+                                        summary: summary(of: text), source: text)
+        guard reader.issues.isEmpty, let description else {
             let ordered = reader.issues.enumerated().sorted {
                 ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset)
             }.map(\.element)
             throw SceneError(issues: ordered, source: text)
         }
-        return scene
+        return description
     }
-
     private static func issue(for error: YamlError, file: String) -> SceneIssue {
         switch error {
         case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):

@@ -32,7 +32,17 @@ struct SceneArgument: ParsableArguments {
 
     func load() throws -> Scene {
         do {
-            return try Scene.load(contentsOf: URL(fileURLWithPath: scene), displayName: scene, limits: limits)
+            return try loadDescription().instantiate()
+        } catch {
+            fail(error.issues.count == 1 ? "invalid scene \(scene)" : "invalid scene \(scene) (\(error.issues.count) problems)",
+                 details: error.detailedDescription)
+        }
+    }
+
+    /// The scene file decoded once, for commands that instantiate it several times.
+    func loadDescription() -> SceneDescription {
+        do {
+            return try SceneDescription.load(contentsOf: URL(fileURLWithPath: scene), displayName: scene, limits: limits)
         } catch {
             fail(error.issues.count == 1 ? "invalid scene \(scene)" : "invalid scene \(scene) (\(error.issues.count) problems)",
                  details: error.detailedDescription)
