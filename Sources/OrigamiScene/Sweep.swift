@@ -91,7 +91,8 @@ public struct Sweep: Sendable {
         }
         let layout = ContactSheet.Layout(sweep: self, thumbnail: thumbnail, frame: frame)
         let limits = RenderLimits.default
-        let width = Int(layout.width.rounded(.up)), height = Int(layout.height.rounded(.up))
+        // Rounded as the renderer sizes a canvas, forgiving the rounding in the sums.
+        let width = Int((layout.width - 1e-9).rounded(.up)), height = Int((layout.height - 1e-9).rounded(.up))
         guard max(width, height) > limits.maxCanvasSide || Double(width) * Double(height) > Double(limits.maxCanvasPixels) else { return }
         var hint = "lower --thumbnail (now \(thumbnail))"
         if layout.cellHeight < layout.cell { hint += " or --scale (now \(format(options.scale)))" }

@@ -56,6 +56,11 @@ public struct SweepPlan: Codable, Hashable, Sendable {
         digest = SHA256.hex(text.utf8)
     }
 
+    /// `ambient=0.2,0.5 light.direction=(0, 1, -0.5),(1, 0, 0)`.
+    var parameterText: String {
+        parameters.map { "\($0.path)=\($0.values.joined(separator: ","))" }.joined(separator: " ")
+    }
+
     /// `scene.yaml varying ambient, light.direction: 9 variants`.
     var summary: String {
         "\(scene) varying \(parameters.map(\.path).joined(separator: ", ")): \(variantCount) variants"
@@ -113,10 +118,14 @@ public final class SweepFolder {
         case let .plan(p): plan = p
         }
         let ours = SweepPlan(sweep: sweep, options: RenderOptions())
-        guard plan.sceneSHA256 == ours.sceneSHA256, plan.parameters == ours.parameters else {
-            let what = plan.sceneSHA256 != ours.sceneSHA256 ? "another scene" : "other parameters"
-            throw SweepError("\(url.path) holds another sweep (\(plan.summary)): it was made from \(what) than this one (\(ours.summary))",
-                             hint: "run --merge with the scene and --vary the shards used")
+        guard plan.sceneSHA256 == ours.sceneSHA256 else {
+            throw SweepError("\(url.path) holds a sweep of another scene (\(plan.scene), SHA-256 \(plan.sceneSHA256.prefix(12))); "
+                             + "this scene's SHA-256 is \(ours.sceneSHA256.prefix(12))",
+                             hint: "run --merge with the scene the shards rendered")
+        }
+        guard plan.parameters == ours.parameters else {
+            throw SweepError("\(url.path) holds a sweep of other parameters (\(plan.parameterText)); this sweep varies \(ours.parameterText)",
+                             hint: "run --merge with the --vary the shards used")
         }
         return try hold(url, plan: plan) {}
     }
