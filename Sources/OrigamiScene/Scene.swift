@@ -65,7 +65,9 @@ extension Scene {
     /// `displayName` is how messages name the file (default: its path).
     public static func load(contentsOf url: URL, displayName: String? = nil,
                             limits: SceneLimits = .default) throws(SceneError) -> Scene {
-        try SceneDescription.load(contentsOf: url, displayName: displayName, limits: limits).instantiate()
+        let text = try SceneDescription.read(url, displayName: displayName, limits: limits)
+        return try decode(text, file: displayName ?? url.path, baseURL: url.deletingLastPathComponent(), url: url,
+                          limits: limits)
     }
 
     /// Decodes scene text. `baseURL` is where relative image paths are resolved.
@@ -73,7 +75,9 @@ extension Scene {
         _ text: String, file: String = "<scene>", baseURL: URL? = nil, url: URL? = nil,
         limits: SceneLimits = .default
     ) throws(SceneError) -> Scene {
-        try SceneDescription.decode(text, file: file, baseURL: baseURL, url: url, limits: limits).instantiate()
+        let (description, solids) = try SceneDescription.decodeKeepingSolids(text, file: file, baseURL: baseURL, url: url,
+                                                                             limits: limits)
+        return try description.instantiate(reusing: solids)
     }
 }
 
@@ -83,6 +87,13 @@ extension SceneDescription {
     /// `displayName` is how messages name the file (default: its path).
     public static func load(contentsOf url: URL, displayName: String? = nil,
                             limits: SceneLimits = .default) throws(SceneError) -> SceneDescription {
+        let text = try read(url, displayName: displayName, limits: limits)
+        return try decode(text, file: displayName ?? url.path, baseURL: url.deletingLastPathComponent(), url: url,
+                          limits: limits)
+    }
+
+    /// The scene file's text, refusing a missing, oversized, unreadable or non-UTF-8 file.
+    static func read(_ url: URL, displayName: String?, limits: SceneLimits) throws(SceneError) -> String {
         let name = displayName ?? url.path
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         guard let attributes else {
@@ -101,7 +112,7 @@ extension SceneDescription {
             throw SceneError(SceneIssue(file: name, line: 0, column: 0, keyPath: "",
                                         message: "the scene file is not UTF-8 text"))
         }
-        return try decode(text, file: name, baseURL: url.deletingLastPathComponent(), url: url, limits: limits)
+        return text
     }
 
     /// Decodes scene text. `baseURL` is where relative image paths are resolved.
@@ -109,6 +120,13 @@ extension SceneDescription {
         _ text: String, file: String = "<scene>", baseURL: URL? = nil, url: URL? = nil,
         limits: SceneLimits = .default
     ) throws(SceneError) -> SceneDescription {
+        try decodeKeepingSolids(text, file: file, baseURL: baseURL, url: url, limits: limits).0
+    }
+
+    /// The description, and the solids built while checking it (by key path) for a first instantiation to use.
+    static func decodeKeepingSolids(
+        _ text: String, file: String, baseURL: URL?, url: URL?, limits: SceneLimits
+    ) throws(SceneError) -> (SceneDescription, [String: Solid]) {
         SceneDecodeCounter.record(file)
         let reader = SceneReader(file: file)
         let node: Node?
@@ -133,7 +151,7 @@ extension SceneDescription {
             }.map(\.element)
             throw SceneError(issues: ordered, source: text)
         }
-        return description
+        return (description, builder.builtSolids)
     }
     private static func issue(for error: YamlError, file: String) -> SceneIssue {
         switch error {

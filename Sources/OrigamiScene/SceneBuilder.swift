@@ -10,6 +10,9 @@ struct SceneBuilder {
     let limits: SceneLimits
     private var layerCount = 0
     private var usedNames: [String: String] = [:]   // name → key path of its first use
+    /// The solids built to check the file, by key path: the first instantiation can use them rather than build
+    /// each again (a polyhedron's build is not cheap).
+    private(set) var builtSolids: [String: Solid] = [:]
 
     init(reader: SceneReader, baseURL: URL?, limits: SceneLimits) {
         self.reader = reader; self.baseURL = baseURL; self.limits = limits
@@ -154,6 +157,7 @@ struct SceneBuilder {
             guard let (recipe, made) = readSolid(o) else { return nil }
             kind = .solid(recipe)
             solid = made
+            builtSolids[value.path] = made
         default: kind = .layer
         }
         var layer = LayerDescription(kind: kind, at: value)

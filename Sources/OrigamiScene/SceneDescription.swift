@@ -26,12 +26,17 @@ public struct SceneDescription: Sendable {
     /// A new layer tree (a new canvas root with new layers), set up as the file says.
     /// Throws only when a solid the file describes can no longer be built, which building it while reading
     /// the file rules out.
-    public func instantiate() throws(SceneError) -> Scene {
+    public func instantiate() throws(SceneError) -> Scene { try instantiate(reusing: [:]) }
+
+    /// `solids`: unattached solids built from this description's recipes, by key path, used instead of building
+    /// them again (each at most once).
+    func instantiate(reusing solids: [String: Solid]) throws(SceneError) -> Scene {
         let root = Layer(name: nil)
         root.bounds = CGRect(origin: .zero, size: canvas.size)
         root.position = CGPoint(x: canvas.size.width / 2, y: canvas.size.height / 2)
         root.backgroundColor = canvas.background
-        for item in layers { try root.addSublayer(instantiating: item, file: file, source: source) }
+        let context = Instantiation(file: file, source: source, solids: solids)
+        for item in layers { try root.addSublayer(instantiating: item, context) }
         return Scene(url: url, canvas: canvas, root: root, summary: summary, sweep: sweep, description: self)
     }
 }
@@ -152,44 +157,52 @@ enum LayerSetting: Sendable {
     }
 }
 
+/// What building one layer tree needs besides the descriptions.
+private struct Instantiation {
+    let file: String
+    let source: String
+    let solids: [String: Solid]
+
+    func issue(_ description: LayerDescription, _ message: String) -> SceneError {
+        SceneError(issues: [SceneIssue(file: file, line: description.line, column: description.column,
+                                       keyPath: description.keyPath, message: message)], source: source)
+    }
+}
+
 extension Layer {
     /// Adds a new layer built from `description` (and its subtree) as the last sublayer.
-    fileprivate func addSublayer(instantiating description: LayerDescription, file: String, source: String) throws(SceneError) {
+    fileprivate func addSublayer(instantiating description: LayerDescription, _ context: Instantiation) throws(SceneError) {
         let layer: Layer
         switch description.kind {
         case .layer: layer = Layer()
         case .transformLayer: layer = TransformLayer()
         case .text: layer = TextLayer()
         case let .solid(recipe):
-            do {
-                layer = try recipe.make()
-            } catch {
-                throw SceneError(issues: [SceneIssue(file: file, line: description.line, column: description.column,
-                                                     keyPath: description.keyPath,
-                                                     message: "cannot build the \(recipe.shapeName): \(error)")],
-                                 source: source)
+            if let built = context.solids[description.keyPath], built.superlayer == nil {
+                layer = built
+            } else {
+                do { layer = try recipe.make() } catch {
+                    throw context.issue(description, "cannot build the \(recipe.shapeName): \(error)")
+                }
             }
         case .face:
-            // A face is set up by `configure(_:)` on the layer its solid made; it never stands alone.
+            // A face is set up by `configure(_:_:)` on the layer its solid made; it never stands alone.
             return
         }
-        try layer.configure(description, file: file, source: source)
-        do { try addSublayer(layer) } catch {
-            throw SceneError(issues: [SceneIssue(file: file, line: description.line, column: description.column,
-                                                 keyPath: description.keyPath, message: "\(error)")], source: source)
-        }
+        try layer.configure(description, context)
+        do { try addSublayer(layer) } catch { throw context.issue(description, "\(error)") }
     }
 
     /// Names the layer, applies its settings, then builds its sublayers and (for a solid) sets up its faces, in
     /// the order the file's reader met them.
-    fileprivate func configure(_ description: LayerDescription, file: String, source: String) throws(SceneError) {
+    fileprivate func configure(_ description: LayerDescription, _ context: Instantiation) throws(SceneError) {
         if let name = description.name { self.name = name }
         for setting in description.settings { setting.apply(to: self) }
-        for item in description.sublayers { try addSublayer(instantiating: item, file: file, source: source) }
+        for item in description.sublayers { try addSublayer(instantiating: item, context) }
         guard let solid = self as? Solid else { return }
         for face in description.faces {
             guard case let .face(index) = face.kind, solid.faces.indices.contains(index) else { continue }
-            try solid.faces[index].configure(face, file: file, source: source)
+            try solid.faces[index].configure(face, context)
         }
     }
 }

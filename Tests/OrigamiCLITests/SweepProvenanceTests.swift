@@ -292,6 +292,20 @@ struct SweepProvenanceTests {
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
+    @Test func theHelpSaysWhatASweepWritesAndGuards() throws {
+        let r = try OrigamiCommand.run(["sweep", "--help"])
+        #expect(r.status == 0)
+        let text = r.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for phrase in ["manifest.json (the scene's SHA-256, the parameters, the render options)",
+                       "it checks every frame against the manifest", "unless --force clears it", "(.origami-sweep.lock)",
+                       "--force Clear another sweep's frames and outputs from the output folder before rendering."] {
+            #expect(text.contains(phrase), "\(phrase)")
+        }
+        let both = try OrigamiCommand.run(["sweep", scene, "--merge", "--force"])
+        #expect(both.status != 0 && both.status != 1)
+        #expect(both.stderr.contains("--force clears the folder before rendering: run --merge without it."))
+    }
+
     /// 300 points at scale 64 is 19200 pixels a side.
     @Test func aFrameTooLargeIsRefusedBeforeAnyFrame() throws {
         let dir = try temporaryFolder()
