@@ -223,13 +223,13 @@ public struct Sweep: Sendable {
 
     /// Refuses a frame record that belongs to another plan, another variant or other parameter values.
     private func check(_ record: VariantRecord, named name: String, against plan: SweepPlan) throws(SweepError) {
-        let hint = "it belongs to another sweep: render its variant again, or the whole sweep with --force"
+        let hint = "render its variant again, or the whole sweep with --force"
         guard let recorded = record.plan else {
             throw SweepError("\(name) records no sweep plan (made by an older origami)", hint: hint)
         }
         guard recorded == plan.digest else {
             throw SweepError("\(name) belongs to another sweep (plan \(recorded.prefix(12)), this sweep's plan is \(plan.digest.prefix(12)))",
-                             hint: "render its variant again, or the whole sweep with --force")
+                             hint: hint)
         }
         let number = Int(name.dropFirst("frames/variant-".count).dropLast(".json".count)) ?? 0
         let expected = zip(parameters, values(ofVariant: number)).map { [$0.path, $1.description] }

@@ -103,7 +103,10 @@ public final class SweepFolder {
             try prepare(url, for: plan, force: force)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(plan).write(to: url.appendingPathComponent(manifestName), options: .atomic)
+            let manifest = url.appendingPathComponent(manifestName)
+            do { try encoder.encode(plan).write(to: manifest, options: .atomic) } catch {
+                throw SweepError("cannot write \(manifest.path): \(error.localizedDescription)")
+            }
         }
     }
 

@@ -186,6 +186,24 @@ struct SweepProvenanceTests {
             + "render its variant again (--shard, or the whole sweep with --force)\n")
     }
 
+    /// Frames of this plan under another variant's name (swapped by hand) are named too.
+    @Test func aFrameUnderAnotherVariantsNameIsNamed() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try sweep(["--scale", "0.25"], into: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let frames = dir.appendingPathComponent("frames")
+        try FileManager.default.removeItem(at: frames.appendingPathComponent("variant-0002.json"))
+        try FileManager.default.copyItem(at: frames.appendingPathComponent("variant-0003.json"),
+                                         to: frames.appendingPathComponent("variant-0002.json"))
+        let merge = try sweep(["--merge"], into: dir)
+        #expect(merge.status == 1)
+        // Variant 2 is the first ambient with the second direction, variant 3 with the third.
+        #expect(merge.stderr == "error: frames/variant-0002.json records variant 3 with ambient=0.2, "
+            + "light.direction=(-1, 0.5, -1), not variant 2 with ambient=0.2, light.direction=(1, 0, -0.5); "
+            + "render its variant again, or the whole sweep with --force\n")
+    }
+
     /// A running sweep holds a shared lock on `.origami-sweep.lock`: another plan is refused, even with --force,
     /// while a shard of the same plan may run beside it.
     @Test func theFolderLockRefusesAnotherSweepButNotAShard() throws {
