@@ -32,10 +32,9 @@ struct SceneArgument: ParsableArguments {
 
     func load() throws -> Scene {
         do {
-            return try loadDescription().instantiate()
+            return try Scene.load(contentsOf: URL(fileURLWithPath: scene), displayName: scene, limits: limits)
         } catch {
-            fail(error.issues.count == 1 ? "invalid scene \(scene)" : "invalid scene \(scene) (\(error.issues.count) problems)",
-                 details: error.detailedDescription)
+            reject(error)
         }
     }
 
@@ -44,9 +43,13 @@ struct SceneArgument: ParsableArguments {
         do {
             return try SceneDescription.load(contentsOf: URL(fileURLWithPath: scene), displayName: scene, limits: limits)
         } catch {
-            fail(error.issues.count == 1 ? "invalid scene \(scene)" : "invalid scene \(scene) (\(error.issues.count) problems)",
-                 details: error.detailedDescription)
+            reject(error)
         }
+    }
+
+    private func reject(_ error: SceneError) -> Never {
+        fail(error.issues.count == 1 ? "invalid scene \(scene)" : "invalid scene \(scene) (\(error.issues.count) problems)",
+             details: error.detailedDescription)
     }
 }
 
