@@ -3,9 +3,10 @@ import Origami
 import OrigamiRender
 import Synchronization
 
-/// Everything a scene file says, read and checked once: an immutable value that any number of threads can
-/// instantiate layer trees from. A sweep variant (and later an animation frame) is this value with a few fields
-/// replaced — `settingLighting(_:at:)` — instantiated again; the file's text is never decoded twice.
+/// Everything a scene file says, read and checked once: a `Sendable` value (no layer objects inside) that any
+/// number of threads can instantiate layer trees from. A sweep variant (and later an animation frame) is a copy of
+/// this value with a few settings added — the lighting it varies, see `Sweep.scene(ofVariant:)` — instantiated
+/// again; the file's text is never decoded twice.
 ///
 /// Images are decoded into the value, so every instantiation shares their pixels.
 public struct SceneDescription: Sendable {
