@@ -1,7 +1,8 @@
 // libFuzzer target over the scene decoder and the whole render path (issue 7).
 //
 // Each input is either a PNG (it starts with the PNG signature: decoded, then drawn as a face's contents) or
-// scene text (decoded with small limits, then snapshotted, rendered, hit-tested and converted through).
+// scene text (decoded with small limits, then snapshotted, rendered, hit-tested and converted through; a
+// `sweep:` section's variants instantiated; the bytes read as a sweep manifest too).
 // Canvas size, scale and supersampling are capped so one input takes milliseconds. Anything the product
 // refuses with an error is fine; a trap, a sanitizer report, a leak or a timeout is a finding.
 //
@@ -79,6 +80,12 @@ private func fuzzScene(_ text: String) {
     _ = try? HitMap(root: root, size: size, scale: 0.25) { $0.name ?? "" }
     _ = try? root.validateGeometry()
     _ = try? root.lightingReport()
+    // A sweep's variants instantiate from the decoded description; a manifest is read from the same bytes
+    // (JSON is YAML, so the corpus holds JSON too).
+    if !scene.sweep.isEmpty, let sweep = try? Sweep(scene: scene.sceneDescription, parameters: [], maxVariants: 64) {
+        _ = try? sweep.scene(ofVariant: 1 + text.utf8.count % sweep.variantCount).instantiate()
+    }
+    _ = try? JSONDecoder().decode(SweepPlan.self, from: Data(text.utf8))
 }
 
 /// The output rules (issue 13): the input's first line, made a plain file name, is read as a format and checked

@@ -12,59 +12,87 @@ struct ContactSheet {
 
     /// The sheet stays within this many pixels a side, shrinking thumbnails for large sweeps.
     static let maxSide = 8192
+    static let fontSize = 11.0
+
+    /// Where the cells go. It depends only on the sweep's shape, `--thumbnail` and the frames' size, so the
+    /// sheet's size is known before any frame is rendered.
+    struct Layout {
+        let count: Int
+        let columns: Int
+        let rows: Int
+        let gap = 8.0
+        let labelHeight: Double
+        /// The side of the square each thumbnail fits in.
+        let cell: Double
+        /// The tallest thumbnail.
+        var cellHeight: Double
+
+        /// `frame`: the frames' size in pixels, when known, to size the thumbnails.
+        init(sweep: Sweep, thumbnail: Int, frame: (width: Int, height: Int)?) {
+            count = sweep.variantCount
+            let lastCount = sweep.parameters.last?.values.count ?? count
+            columns = max(1, lastCount > 1 && lastCount <= 12 ? lastCount : Int(Double(count).squareRoot().rounded(.up)))
+            rows = (count + columns - 1) / columns
+            labelHeight = Double(sweep.parameters.count) * ContactSheet.fontSize * 1.3 + 6
+            cell = max(16, Double(min(thumbnail, ContactSheet.maxSide / columns - Int(gap))))
+            let side = Int(cell)
+            cellHeight = frame.map { Double(Bitmap.shrunkSize(width: $0.width, height: $0.height, toFit: side).height) } ?? cell
+        }
+
+        var width: Double { gap + Double(columns) * (cell + gap) }
+        var height: Double { gap + Double(rows) * (cellHeight + labelHeight + gap) }
+
+        /// The top-left corner of cell `i` (0-based).
+        func origin(of i: Int) -> CGPoint {
+            CGPoint(x: gap + Double(i % columns) * (cell + gap), y: gap + Double(i / columns) * (cellHeight + labelHeight + gap))
+        }
+    }
 
     func write(to url: URL) throws {
-        let n = sweep.variantCount
-        let lastCount = sweep.parameters.last?.values.count ?? n
-        let columns = max(1, lastCount > 1 && lastCount <= 12 ? lastCount : Int(Double(n).squareRoot().rounded(.up)))
-        let rows = (n + columns - 1) / columns
-        let labelLines = sweep.parameters.count
-        let fontSize = 11.0
-        let labelHeight = Double(labelLines) * fontSize * 1.3 + 6
-        let gap = 8.0
-        var cell = Double(min(thumbnail, Self.maxSide / columns - Int(gap)))
-        cell = max(16, cell)
-
+        var layout = Layout(sweep: sweep, thumbnail: thumbnail, frame: nil)
         // Thumbnails keep their frame's aspect ratio inside a cell × cell square.
         var thumbs: [Bitmap] = []
-        for v in 1...n {
-            let frame = try Bitmap(contentsOfPNG: frames.appendingPathComponent(Sweep.frameName(v) + ".png"))
-            thumbs.append(frame.shrunk(toFit: Int(cell)))
+        for v in 1...layout.count {
+            let frame = try Bitmap(contentsOfPNG: frames.appendingPathComponent(sweep.frameName(v) + ".png"))
+            thumbs.append(frame.shrunk(toFit: Int(layout.cell)))
         }
-        let cellHeight = Double(thumbs.map(\.height).max() ?? Int(cell))
-        let width = gap + Double(columns) * (cell + gap)
-        let height = gap + Double(rows) * (cellHeight + labelHeight + gap)
-        let root = Layer(frame: CGRect(x: 0, y: 0, width: width, height: height))
+        layout.cellHeight = Double(thumbs.map(\.height).max() ?? Int(layout.cell))
+        let root = Layer(frame: CGRect(x: 0, y: 0, width: layout.width, height: layout.height))
         root.backgroundColor = .white
         for (i, thumb) in thumbs.enumerated() {
-            let x = gap + Double(i % columns) * (cell + gap)
-            let y = gap + Double(i / columns) * (cellHeight + labelHeight + gap)
-            let image = Layer(frame: CGRect(x: x + (cell - Double(thumb.width)) / 2, y: y,
+            let o = layout.origin(of: i)
+            let image = Layer(frame: CGRect(x: o.x + (layout.cell - Double(thumb.width)) / 2, y: o.y,
                                             width: Double(thumb.width), height: Double(thumb.height)))
             image.contents = thumb
             image.borderWidth = 1
             image.borderColor = Color(white: 0.8)
             let label = TextLayer()
-            label.frame = CGRect(x: x, y: y + cellHeight + 3, width: cell, height: labelHeight)
-            label.string = "#\(i + 1)  " + sweep.label(ofVariant: i + 1).replacingOccurrences(of: "\n", with: "\n")
-            label.fontSize = fontSize
+            label.frame = CGRect(x: o.x, y: o.y + layout.cellHeight + 3, width: layout.cell, height: layout.labelHeight)
+            label.string = "#\(i + 1)  " + sweep.label(ofVariant: i + 1)
+            label.fontSize = Self.fontSize
             label.foregroundColor = Color(white: 0.15)
             try root.addSublayer(image)
             try root.addSublayer(label)
         }
-        try Renderer.write(root, size: CGSize(width: width, height: height), to: url, format: .png,
+        try Renderer.write(root, size: CGSize(width: layout.width, height: layout.height), to: url, format: .png,
                            protecting: sweep.protectedFiles)
     }
 }
 
 extension Bitmap {
+    /// The size `shrunk(toFit:)` gives a `width` × `height` bitmap.
+    static func shrunkSize(width: Int, height: Int, toFit side: Int) -> (width: Int, height: Int) {
+        let factor = max(Double(width) / Double(side), Double(height) / Double(side))
+        guard factor > 1 else { return (width, height) }
+        return (max(1, Int((Double(width) / factor).rounded())), max(1, Int((Double(height) / factor).rounded())))
+    }
+
     /// An area-averaged copy no larger than `side` × `side`, aspect kept (the bitmap itself when it fits).
     /// Each output pixel is the mean of the source area it covers, partial pixels weighted by their coverage;
     /// premultiplied channels average correctly as they are.
     func shrunk(toFit side: Int) -> Bitmap {
-        let factor = max(Double(width) / Double(side), Double(height) / Double(side))
-        guard factor > 1 else { return self }
-        let w = max(1, Int((Double(width) / factor).rounded())), h = max(1, Int((Double(height) / factor).rounded()))
+        let (w, h) = Self.shrunkSize(width: width, height: height, toFit: side)
+        guard (w, h) != (width, height) else { return self }
         // Horizontal pass into [Double] rows of w pixels × 4 channels, then the vertical pass.
         let sx = Double(width) / Double(w), sy = Double(height) / Double(h)
         func spans(_ n: Int, _ scale: Double, _ limit: Int) -> [[(Int, Double)]] {

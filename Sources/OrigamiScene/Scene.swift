@@ -49,19 +49,19 @@ public final class Scene {
     public let summary: String
     /// The parameters of the file's `sweep:` section, the default of `origami sweep`.
     public let sweep: [SweepParameter]
+    /// The decoded file this scene's layers were instantiated from: instantiate it again for another copy.
+    public let sceneDescription: SceneDescription
     /// The image files the scene's layers show, in the order they appear.
-    public let images: [URL]
+    public var images: [URL] { sceneDescription.images }
 
-    init(url: URL?, canvas: Canvas, root: Layer, summary: String, sweep: [SweepParameter], images: [URL] = []) {
+    init(url: URL?, canvas: Canvas, root: Layer, summary: String, sweep: [SweepParameter],
+         description: SceneDescription) {
         self.url = url; self.canvas = canvas; self.root = root; self.summary = summary; self.sweep = sweep
-        self.images = images
+        self.sceneDescription = description
     }
 
     /// The files this scene was read from, which no output may replace: the scene file and its images.
-    public var protectedFiles: [ProtectedFile] {
-        (url.map { [ProtectedFile($0, role: "the scene file")] } ?? [])
-            + images.map { ProtectedFile($0, role: "an image the scene reads") }
-    }
+    public var protectedFiles: [ProtectedFile] { sceneDescription.protectedFiles }
 
     /// The first layer with this name.
     public func layer(named name: String) -> Layer? { root.sublayer(named: name) }
@@ -73,6 +73,35 @@ extension Scene {
     /// `displayName` is how messages name the file (default: its path).
     public static func load(contentsOf url: URL, displayName: String? = nil,
                             limits: SceneLimits = .default) throws(SceneError) -> Scene {
+        let text = try SceneDescription.read(url, displayName: displayName, limits: limits)
+        return try decode(text, file: displayName ?? url.path, baseURL: url.deletingLastPathComponent(), url: url,
+                          limits: limits)
+    }
+
+    /// Decodes scene text. `baseURL` is where relative image paths are resolved.
+    public static func decode(
+        _ text: String, file: String = "<scene>", baseURL: URL? = nil, url: URL? = nil,
+        limits: SceneLimits = .default
+    ) throws(SceneError) -> Scene {
+        let (description, solids) = try SceneDescription.decodeKeepingSolids(text, file: file, baseURL: baseURL, url: url,
+                                                                             limits: limits)
+        return try description.instantiate(reusing: solids)
+    }
+}
+
+extension SceneDescription {
+    /// Reads and decodes a scene file (YAML, or JSON, which is read as YAML). Throws `SceneError` naming the
+    /// file, line, column and key path of every problem found.
+    /// `displayName` is how messages name the file (default: its path).
+    public static func load(contentsOf url: URL, displayName: String? = nil,
+                            limits: SceneLimits = .default) throws(SceneError) -> SceneDescription {
+        let text = try read(url, displayName: displayName, limits: limits)
+        return try decode(text, file: displayName ?? url.path, baseURL: url.deletingLastPathComponent(), url: url,
+                          limits: limits)
+    }
+
+    /// The scene file's text, refusing a missing, oversized, unreadable or non-UTF-8 file.
+    static func read(_ url: URL, displayName: String?, limits: SceneLimits) throws(SceneError) -> String {
         let name = displayName ?? url.path
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         guard let attributes else {
@@ -91,14 +120,22 @@ extension Scene {
             throw SceneError(SceneIssue(file: name, line: 0, column: 0, keyPath: "",
                                         message: "the scene file is not UTF-8 text"))
         }
-        return try decode(text, file: name, baseURL: url.deletingLastPathComponent(), url: url, limits: limits)
+        return text
     }
 
     /// Decodes scene text. `baseURL` is where relative image paths are resolved.
     public static func decode(
         _ text: String, file: String = "<scene>", baseURL: URL? = nil, url: URL? = nil,
         limits: SceneLimits = .default
-    ) throws(SceneError) -> Scene {
+    ) throws(SceneError) -> SceneDescription {
+        try decodeKeepingSolids(text, file: file, baseURL: baseURL, url: url, limits: limits).0
+    }
+
+    /// The description, and the solids built while checking it (by key path) for a first instantiation to use.
+    static func decodeKeepingSolids(
+        _ text: String, file: String, baseURL: URL?, url: URL?, limits: SceneLimits
+    ) throws(SceneError) -> (SceneDescription, [String: Solid]) {
+        SceneDecodeCounter.record(file)
         let reader = SceneReader(file: file)
         let node: Node?
         do {
@@ -114,16 +151,16 @@ extension Scene {
                              source: text)
         }
         var builder = SceneBuilder(reader: reader, baseURL: baseURL, limits: limits)
-        let scene = builder.build(SceneValue(node: node, path: "", reader: reader), url: url, summary: summary(of: text))
-        guard reader.issues.isEmpty, let scene else {
+        let description = builder.build(SceneValue(node: node, path: "", reader: reader), url: url,
+                                        summary: summary(of: text), source: text)
+        guard reader.issues.isEmpty, let description else {
             let ordered = reader.issues.enumerated().sorted {
                 ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset)
             }.map(\.element)
             throw SceneError(issues: ordered, source: text)
         }
-        return scene
+        return (description, builder.builtSolids)
     }
-
     private static func issue(for error: YamlError, file: String) -> SceneIssue {
         switch error {
         case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):

@@ -3,7 +3,7 @@ import Origami
 import OrigamiRender
 import Yams
 
-/// Turns a scene document into a layer tree, reporting every problem to its reader.
+/// Turns a scene document into a `SceneDescription`, reporting every problem to its reader.
 struct SceneBuilder {
     let reader: SceneReader
     let baseURL: URL?
@@ -12,6 +12,9 @@ struct SceneBuilder {
     private var usedNames: [String: String] = [:]   // name → key path of its first use
     /// Every image file `contents` names, so outputs can refuse to replace one.
     private var images: [URL] = []
+    /// The solids built to check the file, by key path: the first instantiation can use them rather than build
+    /// each again (a polyhedron's build is not cheap).
+    private(set) var builtSolids: [String: Solid] = [:]
 
     init(reader: SceneReader, baseURL: URL?, limits: SceneLimits) {
         self.reader = reader; self.baseURL = baseURL; self.limits = limits
@@ -36,26 +39,23 @@ struct SceneBuilder {
         "cornerRadius", "contents", "contentsGravity", "contentsScale", "allowsHitTesting", "sublayers", "lighting",
     ]
 
-    mutating func build(_ top: SceneValue, url: URL?, summary: String) -> Scene? {
+    mutating func build(_ top: SceneValue, url: URL?, summary: String, source: String) -> SceneDescription? {
         guard let object = top.object(allowed: Self.topKeys) else { return nil }
         let canvas = object.required("canvas", hint: "e.g. `canvas: {size: [600, 400]}`").flatMap(readCanvas)
-        let root = Layer(name: nil)
-        if let canvas {
-            root.bounds = CGRect(origin: .zero, size: canvas.size)
-            root.position = CGPoint(x: canvas.size.width / 2, y: canvas.size.height / 2)
-            root.backgroundColor = canvas.background
-        }
-        if let layers = object.required("layers")?.list() {
-            for item in layers {
-                if let layer = readLayer(item, depth: 1) { try? root.addSublayer(layer) }
+        var layers: [LayerDescription] = []
+        if let list = object.required("layers")?.list() {
+            for item in list {
+                if let layer = readLayer(item, depth: 1) { layers.append(layer) }
             }
         }
         let sweep = object["sweep"].map(readSweep) ?? []
         guard let canvas else { return nil }
-        return Scene(url: url, canvas: canvas, root: root, summary: summary, sweep: sweep, images: images)
+        return SceneDescription(url: url, file: reader.file, canvas: canvas, layers: layers, summary: summary,
+                                sweep: sweep, source: source, images: images)
     }
 
-    /// `sweep:` maps parameter paths to lists of values: numbers, words, colours, or [x, y, z] vectors.
+    /// `sweep:` maps parameter paths to lists of values, read as the YAML values they are: numbers, words,
+    /// colours (names, #rrggbb or [r, g, b(, a)]) or [x, y, z] vectors, each checked where it is written.
     private func readSweep(_ value: SceneValue) -> [SweepParameter] {
         guard case let .mapping(mapping) = value.node else {
             reader.report(value, "expected a mapping from parameter paths to lists of values",
@@ -66,28 +66,39 @@ struct SceneBuilder {
         for (k, v) in mapping {
             let path = k.string ?? ""
             let item = value.child(path, v)
-            guard let list = item.list(), !list.isEmpty else {
-                if case .sequence = v { reader.report(item, "no values to sweep") }
-                continue
-            }
-            // Each value in its command-line form: `0.5`, `book`, `#ff0000`, `0,1,-0.5`.
-            var texts: [String] = []
-            for element in list {
-                switch element.node {
-                case let .scalar(s): texts.append(s.string)
-                case .sequence:
-                    guard let numbers = element.numbers(counts: [3, 4], what: "a vector or colour") else { continue }
-                    texts.append(numbers.map { String($0) }.joined(separator: ","))
-                default: reader.report(element, "expected a value, found \(element.typeName)")
-                }
-            }
+            let layerName: String?, field: SweepParameter.Field
             do {
-                result.append(try SweepParameter(argument: path + "=" + texts.joined(separator: ";")))
+                (layerName, field) = try SweepParameter.parsePath(path)
             } catch {
                 reader.report(SceneValue(node: k, path: item.path, reader: reader), error.message, hint: error.hint)
+                continue
             }
+            guard let list = item.list() else { continue }
+            guard !list.isEmpty else { reader.report(item, "no values to sweep"); continue }
+            let values = list.compactMap { readSweepValue($0, field: field, path: path) }
+            guard values.count == list.count else { continue }
+            result.append(SweepParameter(path: path, values: values, layerName: layerName, field: field))
         }
         return result
+    }
+
+    private func readSweepValue(_ element: SceneValue, field: SweepParameter.Field, path: String) -> SweepParameter.Value? {
+        let candidate: SweepParameter.Value?
+        switch field.valueKind {
+        case .number: candidate = element.number().map { .number($0) }
+        case .vector: candidate = element.vector3().map { .vector($0) }
+        case .color: candidate = element.color().map { .color($0) }
+        case .word: candidate = element.string().map { .word($0) }
+        }
+        guard let candidate else { return nil }
+        let written: String
+        if case let .scalar(s) = element.node { written = s.string } else { written = candidate.description }
+        do {
+            return try field.check(candidate, written: written, path: path)
+        } catch {
+            reader.report(element, error.message, hint: error.hint)
+            return nil
+        }
     }
 
     // MARK: Canvas
@@ -116,7 +127,7 @@ struct SceneBuilder {
 
     // MARK: Layers
 
-    private mutating func readLayer(_ value: SceneValue, depth: Int) -> Layer? {
+    private mutating func readLayer(_ value: SceneValue, depth: Int) -> LayerDescription? {
         guard depth <= limits.maxDepth else {
             reader.report(value, "layers are nested more than \(limits.maxDepth) deep")
             return nil
@@ -136,62 +147,67 @@ struct SceneBuilder {
         let allowed = Self.layerKeys + (type == "text" ? Self.textKeys : type == "solid" ? Self.solidKeys : [])
         guard let o = value.object(allowed: allowed) else { return nil }
 
-        let layer: Layer
+        let kind: LayerDescription.Kind
+        var solid: Solid?
         switch type {
-        case "transformLayer": layer = TransformLayer()
-        case "text": layer = readText(o)
+        case "transformLayer": kind = .transformLayer
+        case "text": kind = .text
         case "solid":
             for key in ["frame", "bounds"] where o[key] != nil {
                 reader.report(o[key], "a solid's bounds come from its shape", hint: "place its centre with `position`")
             }
-            guard let solid = readSolid(o) else { return nil }
-            layer = solid
-        default: layer = Layer()
+            guard let (recipe, made) = readSolid(o) else { return nil }
+            kind = .solid(recipe)
+            solid = made
+            builtSolids[value.path] = made
+        default: kind = .layer
         }
+        var layer = LayerDescription(kind: kind, at: value)
+        if type == "text" { layer.settings = readText(o) }
         if let v = o["name"], let name = claimName(v) { layer.name = name }
         // Geometry in the order the book's code sets it: bounds, anchorPoint, frame (which sets position and
         // bounds.size for the untransformed layer), position, then transform — so `frame` never depends on it.
         if let b = o["bounds"]?.rect() {
             if b.width < 0 || b.height < 0 { reader.report(o["bounds"], "bounds width and height must be non-negative") }
-            layer.bounds = b
+            layer.settings.append(.bounds(b))
         }
-        if let a = o["anchorPoint"]?.point() { layer.anchorPoint = a }
+        if let a = o["anchorPoint"]?.point() { layer.settings.append(.anchorPoint(a)) }
         if let f = o["frame"]?.rect() {
             if f.width < 0 || f.height < 0 { reader.report(o["frame"], "frame width and height must be non-negative") }
             if o["bounds"] != nil { reader.report(o["frame"], "both `frame` and `bounds` are given", hint: "use `frame`, or `bounds` with `position`") }
-            layer.frame = f
+            layer.settings.append(.frame(f))
         }
-        if let p = o["position"]?.point() { layer.position = p }
-        if let t = o["transform"].flatMap(readTransform) { layer.transform = t }
-        if let z = o["anchorPointZ"]?.number() { layer.anchorPointZ = z }
-        if let z = o["zPosition"]?.number() { layer.zPosition = z }
-        if let t = o["sublayerTransform"].flatMap(readTransform) { layer.sublayerTransform = t }
-        if let b = o["geometryFlipped"]?.bool() { layer.isGeometryFlipped = b }
-        readLooks(o, into: layer, depth: depth)
-        if let solid = layer as? Solid { readFaces(o, of: solid, depth: depth) }
+        if let p = o["position"]?.point() { layer.settings.append(.position(p)) }
+        if let t = o["transform"].flatMap(readTransform) { layer.settings.append(.transform(t)) }
+        if let z = o["anchorPointZ"]?.number() { layer.settings.append(.anchorPointZ(z)) }
+        if let z = o["zPosition"]?.number() { layer.settings.append(.zPosition(z)) }
+        if let t = o["sublayerTransform"].flatMap(readTransform) { layer.settings.append(.sublayerTransform(t)) }
+        if let b = o["geometryFlipped"]?.bool() { layer.settings.append(.geometryFlipped(b)) }
+        readLooks(o, into: &layer, depth: depth)
+        if let solid { readFaces(o, of: solid, into: &layer, depth: depth) }
         return layer
     }
 
     /// The properties a face shares with any layer: appearance, hit testing, lighting and sublayers.
-    private mutating func readLooks(_ o: SceneObject, into layer: Layer, depth: Int) {
-        if let b = o["masksToBounds"]?.bool() { layer.masksToBounds = b }
-        if let b = o["doubleSided"]?.bool() { layer.isDoubleSided = b }
-        if let b = o["hidden"]?.bool() { layer.isHidden = b }
-        if let v = o["opacity"]?.number(in: 0...1, what: "opacity") { layer.opacity = v }
-        if let c = o["backgroundColor"]?.color() { layer.backgroundColor = c }
-        if let v = o["borderWidth"]?.number(in: 0...10_000, what: "borderWidth") { layer.borderWidth = v }
-        if let c = o["borderColor"]?.color() { layer.borderColor = c }
-        if let v = o["cornerRadius"]?.number(in: 0...100_000, what: "cornerRadius") { layer.cornerRadius = v }
+    private mutating func readLooks(_ o: SceneObject, into layer: inout LayerDescription, depth: Int) {
+        if let b = o["masksToBounds"]?.bool() { layer.settings.append(.masksToBounds(b)) }
+        if let b = o["doubleSided"]?.bool() { layer.settings.append(.doubleSided(b)) }
+        if let b = o["hidden"]?.bool() { layer.settings.append(.hidden(b)) }
+        if let v = o["opacity"]?.number(in: 0...1, what: "opacity") { layer.settings.append(.opacity(v)) }
+        if let c = o["backgroundColor"]?.color() { layer.settings.append(.backgroundColor(c)) }
+        if let v = o["borderWidth"]?.number(in: 0...10_000, what: "borderWidth") { layer.settings.append(.borderWidth(v)) }
+        if let c = o["borderColor"]?.color() { layer.settings.append(.borderColor(c)) }
+        if let v = o["cornerRadius"]?.number(in: 0...100_000, what: "cornerRadius") { layer.settings.append(.cornerRadius(v)) }
         if let v = o["contentsGravity"]?.choice(ContentsGravity.allCases.map(\.rawValue)) {
-            layer.contentsGravity = ContentsGravity(rawValue: v) ?? .resize
+            layer.settings.append(.contentsGravity(ContentsGravity(rawValue: v) ?? .resize))
         }
-        if let v = o["contentsScale"]?.number(in: 0.01...64, what: "contentsScale") { layer.contentsScale = v }
-        if let b = o["allowsHitTesting"]?.bool() { layer.allowsHitTesting = b }
-        if let c = o["contents"] { readContents(c, into: layer) }
-        if let l = o["lighting"].flatMap(readLighting) { layer.lighting = l }
+        if let v = o["contentsScale"]?.number(in: 0.01...64, what: "contentsScale") { layer.settings.append(.contentsScale(v)) }
+        if let b = o["allowsHitTesting"]?.bool() { layer.settings.append(.allowsHitTesting(b)) }
+        if let c = o["contents"] { readContents(c, into: &layer) }
+        if let l = o["lighting"].flatMap(readLighting) { layer.settings.append(.lighting(l)) }
         if let subs = o["sublayers"]?.list() {
             for item in subs {
-                if let s = readLayer(item, depth: depth + 1) { try? layer.addSublayer(s) }
+                if let s = readLayer(item, depth: depth + 1) { layer.sublayers.append(s) }
             }
         }
     }
@@ -207,20 +223,20 @@ struct SceneBuilder {
         return name
     }
 
-    private func readText(_ o: SceneObject) -> TextLayer {
-        let t = TextLayer()
-        if let s = o["string"]?.string() { t.string = s }
-        if let s = o["fontFamily"]?.string() { t.fontFamily = s }
-        if let v = o["fontSize"]?.number(in: 0.1...10_000, what: "fontSize") { t.fontSize = v }
-        if let v = o["fontWeight"]?.choice(TextLayer.Weight.allCases.map(\.rawValue)) { t.fontWeight = TextLayer.Weight(rawValue: v) ?? .regular }
-        if let b = o["italic"]?.bool() { t.isItalic = b }
-        if let c = o["foregroundColor"]?.color() { t.foregroundColor = c }
-        if let v = o["alignment"]?.choice(TextLayer.Alignment.allCases.map(\.rawValue)) { t.alignment = TextLayer.Alignment(rawValue: v) ?? .left }
-        if let b = o["verticallyCentered"]?.bool() { t.isVerticallyCentered = b }
+    private func readText(_ o: SceneObject) -> [LayerSetting] {
+        var t: [LayerSetting] = []
+        if let s = o["string"]?.string() { t.append(.string(s)) }
+        if let s = o["fontFamily"]?.string() { t.append(.fontFamily(s)) }
+        if let v = o["fontSize"]?.number(in: 0.1...10_000, what: "fontSize") { t.append(.fontSize(v)) }
+        if let v = o["fontWeight"]?.choice(TextLayer.Weight.allCases.map(\.rawValue)) { t.append(.fontWeight(TextLayer.Weight(rawValue: v) ?? .regular)) }
+        if let b = o["italic"]?.bool() { t.append(.italic(b)) }
+        if let c = o["foregroundColor"]?.color() { t.append(.foregroundColor(c)) }
+        if let v = o["alignment"]?.choice(TextLayer.Alignment.allCases.map(\.rawValue)) { t.append(.alignment(TextLayer.Alignment(rawValue: v) ?? .left)) }
+        if let b = o["verticallyCentered"]?.bool() { t.append(.verticallyCentered(b)) }
         return t
     }
 
-    private mutating func readContents(_ value: SceneValue, into layer: Layer) {
+    private mutating func readContents(_ value: SceneValue, into layer: inout LayerDescription) {
         guard let path = value.string() else { return }
         guard let url = resolve(path, at: value) else { return }
         guard FileManager.default.fileExists(atPath: url.path) else {
@@ -228,7 +244,7 @@ struct SceneBuilder {
             return
         }
         images.append(url)
-        imageLoader(url, value, layer)
+        imageLoader(url, value, &layer)
     }
 
     /// Resolves a path relative to the scene's folder, refusing one that leaves it (after following symbolic
@@ -247,10 +263,10 @@ struct SceneBuilder {
         return url
     }
 
-    /// Decodes a PNG into `layer.contents`, reporting a corrupt or unreadable file at `value`.
-    private func imageLoader(_ url: URL, _ value: SceneValue, _ layer: Layer) {
+    /// Decodes a PNG into the layer's `contents`, reporting a corrupt or unreadable file at `value`.
+    private func imageLoader(_ url: URL, _ value: SceneValue, _ layer: inout LayerDescription) {
         do {
-            layer.contents = try Bitmap(contentsOfPNG: url, limits: limits.render)
+            layer.settings.append(.contents(try Bitmap(contentsOfPNG: url, limits: limits.render)))
         } catch let RenderError.unreadableImage(_, reason) {
             reader.report(value, "cannot read image `\(url.lastPathComponent)`: \(reason)")
         } catch {
@@ -260,22 +276,22 @@ struct SceneBuilder {
 
     // MARK: Solids
 
-    private func readSolid(_ o: SceneObject) -> Solid? {
+    /// The solid's recipe, and the solid it builds (whose faces `faces:` keys are checked against).
+    private func readSolid(_ o: SceneObject) -> (SolidRecipe, Solid)? {
         guard let shapeValue = o.required("shape", hint: "one of: \(Self.solidShapes.joined(separator: ", "))"),
               let shape = shapeValue.choice(Self.solidShapes) else { return nil }
         func need(_ key: String) -> Double? { o.required(key)?.number() }
-        let made: Result<Solid, SolidError>?
+        let recipe: SolidRecipe
         switch shape {
         case "cube":
-            made = need("size").map { s in Result { () throws(SolidError) in try Solid.cube(size: s) } }
+            guard let s = need("size") else { return nil }
+            recipe = .cube(size: s)
         case "box":
             guard let w = need("width"), let h = need("height"), let d = need("depth") else { return nil }
-            made = Result { () throws(SolidError) in try Solid.box(width: w, height: h, depth: d) }
+            recipe = .box(width: w, height: h, depth: d)
         case "prism", "pyramid":
             guard let n = o.required("sides")?.int(in: 3...Solid.maximumSides), let r = need("radius"), let h = need("height") else { return nil }
-            made = Result { () throws(SolidError) in
-                shape == "prism" ? try Solid.prism(sides: n, radius: r, height: h) : try Solid.pyramid(sides: n, radius: r, height: h)
-            }
+            recipe = shape == "prism" ? .prism(sides: n, radius: r, height: h) : .pyramid(sides: n, radius: r, height: h)
         default:
             guard let polygons = o.required("polygons", hint: "a list of faces, each a list of [x, y, z] vertices")?.list() else { return nil }
             var faces: [[Vector3]] = []
@@ -285,21 +301,34 @@ struct SceneBuilder {
                 for v in vertices { guard let x = v.vector3() else { return nil }; face.append(x) }
                 faces.append(face)
             }
-            made = Result { () throws(SolidError) in try Solid.polyhedron(faces: faces) }
+            recipe = .polyhedron(faces: faces)
         }
-        switch made {
-        case let .success(solid)?: return solid
-        case let .failure(error)?: reader.report(shapeValue, "cannot build the \(shape): \(error)"); return nil
-        case nil: return nil
+        do {
+            return (recipe, try recipe.make())
+        } catch {
+            reader.report(shapeValue, "cannot build the \(shape): \(error)")
+            return nil
         }
     }
 
     /// `faces:` maps a face's name (front, top, side 2, …) or number (1…) to its looks; `allFaces:` applies to
-    /// every face first.
-    private mutating func readFaces(_ o: SceneObject, of solid: Solid, depth: Int) {
+    /// every face first. Each face the file touches gets one description, its settings in the order met.
+    private mutating func readFaces(_ o: SceneObject, of solid: Solid, into layer: inout LayerDescription, depth: Int) {
+        var described: [Int: LayerDescription] = [:]
+        func description(of index: Int, at value: SceneValue) -> LayerDescription {
+            if let d = described[index] { return d }
+            var d = LayerDescription(kind: .face(index: index), at: value)
+            d.name = solid.faces[index].name
+            return d
+        }
+        defer { layer.faces = described.keys.sorted().compactMap { described[$0] } }
         if let all = o["allFaces"], let looks = all.object(allowed: Self.faceKeys) {
             if looks["name"] != nil { reader.report(looks["name"], "`allFaces` cannot name the faces") }
-            for face in solid.faces { readLooks(looks, into: face, depth: depth) }
+            for index in solid.faces.indices {
+                var face = description(of: index, at: all)
+                readLooks(looks, into: &face, depth: depth)
+                described[index] = face
+            }
         }
         guard let facesValue = o["faces"] else { return }
         guard case let .mapping(mapping) = facesValue.node else {
@@ -311,15 +340,17 @@ struct SceneBuilder {
             let key = k.string ?? ""
             let value = facesValue.child(key, v)
             let face = Int(key).flatMap { solid.face(number: $0) } ?? solid.faces.first { $0.kind.description == key }
-            guard let face else {
+            guard let face, let index = solid.faces.firstIndex(where: { $0 === face }) else {
                 let hint = closestMatch(to: key, in: names).map { "did you mean `\($0)`?" }
                     ?? "this \(solid.faces.count)-faced solid has faces \(names.joined(separator: ", ")) (or 1…\(solid.faces.count))"
                 reader.report(SceneValue(node: k, path: value.path, reader: reader), "no face `\(key)`", hint: hint)
                 continue
             }
             guard let looks = value.object(allowed: Self.faceKeys) else { continue }
-            if let n = looks["name"], let name = claimName(n) { face.name = name }
-            readLooks(looks, into: face, depth: depth)
+            var faceDescription = description(of: index, at: value)
+            if let n = looks["name"], let name = claimName(n) { faceDescription.name = name }
+            readLooks(looks, into: &faceDescription, depth: depth)
+            described[index] = faceDescription
         }
     }
 

@@ -4,45 +4,56 @@ import Origami
 import OrigamiRender
 
 /// A lighting-parameter sweep: the cartesian grid of its parameters' values, each variant rendered from the
-/// same scene, with the per-face lighting data of every variant.
+/// same decoded scene, with the per-face lighting data of every variant.
 ///
-/// Variants are numbered from 1; the last parameter varies fastest. Every variant writes
-/// `frames/variant-NNNN.png` and `frames/variant-NNNN.json` (its parameters and `FaceLightingData` rows) into the
-/// output folder, so a batch system can render shards anywhere and `merge` assembles `sheet.png`,
-/// `lighting.csv` and `lighting.json` from them. Memory stays flat: a worker holds one frame at a time.
+/// The scene file is decoded once, into a `SceneDescription`; each variant is that description with the lighting
+/// it varies replaced, instantiated into its own layer tree. Variants are numbered from 1; the last parameter
+/// varies fastest. Every variant writes `frames/variant-NNNN.png` and `.json` (its parameters, its
+/// `FaceLightingData` rows and the digest of the plan it belongs to) into the output folder, beside the sweep's
+/// `manifest.json` (see `SweepFolder`), so a batch system can render shards anywhere and `merge` assembles
+/// `sheet.png`, `lighting.csv` and `lighting.json` from them. Memory stays flat: a worker holds one frame at a time.
 public struct Sweep: Sendable {
-    public let sceneURL: URL
+    /// The decoded scene every variant is instantiated from.
+    public let scene: SceneDescription
     public let parameters: [SweepParameter]
     public let variantCount: Int
-    /// The scene file and its images: no output of the sweep may replace them.
-    public let protectedFiles: [ProtectedFile]
-    private let sceneText: String
-    private let limits: SceneLimits
+    /// Where each parameter's lit layer is in `scene`.
+    private let targets: [LayerAddress]
 
-    /// Checks the parameters against the scene (the lit layers they name exist, light indices are in range)
-    /// and the grid's size against `maxVariants`.
+    /// The scene file and its images: no output of the sweep may replace them.
+    public var protectedFiles: [ProtectedFile] { scene.protectedFiles }
+
+    /// The scene file, when the scene was read from one.
+    public var sceneURL: URL? { scene.url }
+
+    /// Reads the scene file (once) and checks the parameters against it; see `init(scene:parameters:maxVariants:)`.
     public init(scene url: URL, parameters: [SweepParameter], maxVariants: Int = 10_000,
                 limits: SceneLimits = .default) throws {
-        let scene = try Scene.load(contentsOf: url, limits: limits)
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-            throw SweepError("cannot read \(url.path)")
-        }
+        try self.init(scene: SceneDescription.load(contentsOf: url, limits: limits), parameters: parameters,
+                      maxVariants: maxVariants)
+    }
+
+    /// Checks the parameters against the scene (the lit layers they name exist, light indices are in range)
+    /// and the grid's size against `maxVariants`. Without parameters, the scene's `sweep:` section is used.
+    public init(scene: SceneDescription, parameters: [SweepParameter], maxVariants: Int = 10_000) throws {
         let parameters = parameters.isEmpty ? scene.sweep : parameters
         guard !parameters.isEmpty else {
             throw SweepError("nothing to vary", hint: "pass --vary PATH=VALUES or add a `sweep:` section to the scene")
         }
         var count = 1
+        var targets: [LayerAddress] = []
         for p in parameters {
             let (product, overflow) = count.multipliedReportingOverflow(by: p.values.count)
             guard !overflow, product <= maxVariants else {
                 throw SweepError("the sweep has more than \(maxVariants) variants", hint: "vary fewer values, or raise the limit")
             }
             count = product
-            var lighting = try Self.lighting(for: p, in: scene).1
+            let (address, found) = try Self.litLayer(for: p, in: scene)
+            var lighting = found
             try p.apply(p.values[0], to: &lighting)
+            targets.append(address)
         }
-        self.sceneURL = url; self.parameters = parameters; self.variantCount = count
-        self.sceneText = text; self.limits = limits; self.protectedFiles = scene.protectedFiles
+        self.scene = scene; self.parameters = parameters; self.variantCount = count; self.targets = targets
     }
 
     /// The values of variant `number` (1-based), one per parameter.
@@ -61,29 +72,62 @@ public struct Sweep: Sendable {
         zip(parameters, values(ofVariant: number)).map { "\($0.path)=\($1)" }.joined(separator: "\n")
     }
 
-    public static func frameName(_ number: Int) -> String { String(format: "variant-%04d", number) }
+    /// `variant-0007`: zero-padded to the digits of the variant count, at least 4, so names sort in variant order.
+    public func frameName(_ number: Int) -> String {
+        let digits = String(number)
+        let width = max(4, String(variantCount).count)
+        return "variant-" + String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
 
-    /// The lit layer a parameter refers to and its lighting.
-    static func lighting(for p: SweepParameter, in scene: Scene) throws(SweepError) -> (Layer, Lighting) {
-        let lit = scene.root.subtree.filter { $0.lighting is Lighting }
+    /// Checks, before anything is rendered, that each frame and the contact sheet stay within the render
+    /// limits with these options, naming the command-line options that change their size.
+    public func checkSizes(options: RenderOptions, thumbnail: Int) throws(SweepError) {
+        let frame: (width: Int, height: Int)
+        do {
+            frame = try options.limits.pixelSize(scene.canvas.size, scale: options.scale, supersample: options.supersample)
+        } catch {
+            let w = Int((Double(scene.canvas.size.width) * options.scale).rounded(.up))
+            let h = Int((Double(scene.canvas.size.height) * options.scale).rounded(.up))
+            let ss = options.supersample > 1 ? ", drawn at \(options.supersample)× that to supersample" : ""
+            throw SweepError("each frame would be \(w)×\(h) pixels\(ss), over the limit of \(options.limits.maxCanvasSide) pixels a side and \(options.limits.maxCanvasPixels / 1_048_576) Mpx",
+                             hint: "lower --scale (now \(format(options.scale)))" + (options.supersample > 1 ? " or --supersample (now \(options.supersample))" : ""))
+        }
+        let layout = ContactSheet.Layout(sweep: self, thumbnail: thumbnail, frame: frame)
+        let limits = RenderLimits.default
+        // Rounded as the renderer sizes a canvas, forgiving the rounding in the sums.
+        let width = Int((layout.width - 1e-9).rounded(.up)), height = Int((layout.height - 1e-9).rounded(.up))
+        guard max(width, height) > limits.maxCanvasSide || Double(width) * Double(height) > Double(limits.maxCanvasPixels) else { return }
+        var hint = "lower --thumbnail (now \(thumbnail))"
+        if layout.cellHeight < layout.cell { hint += " or --scale (now \(format(options.scale)))" }
+        hint += ", or vary fewer values"
+        throw SweepError("the contact sheet would be \(width)×\(height) pixels, over the limit of \(limits.maxCanvasSide) pixels a side and \(limits.maxCanvasPixels / 1_048_576) Mpx",
+                         hint: hint)
+    }
+
+    /// The lit layer a parameter refers to (found in the order of the layer tree, faces before a solid's own
+    /// sublayers) and its lighting.
+    static func litLayer(for p: SweepParameter, in scene: SceneDescription) throws(SweepError) -> (LayerAddress, Lighting) {
+        let lit = scene.litLayers()
         let candidates = p.layerName.map { name in lit.filter { $0.name == name } } ?? lit
-        guard let layer = candidates.first, let lighting = layer.lighting as? Lighting else {
+        guard let found = candidates.first else {
             if let name = p.layerName { throw SweepError("no lit layer named `\(name)` for `\(p.path)`") }
             throw SweepError("the scene has no layer with `lighting` to vary")
         }
         guard candidates.count == 1 else {
             throw SweepError("several layers are lit", hint: "prefix the layer's name: `\(lit.compactMap(\.name).first ?? "container").\(p.path)`")
         }
-        return (layer, lighting)
+        return (found.address, found.lighting)
     }
 
-    /// Sets variant `number`'s values on `scene` (a scene decoded from this sweep's file).
-    func apply(variant number: Int, to scene: Scene) throws {
-        for (p, v) in zip(parameters, values(ofVariant: number)) {
-            var (layer, lighting) = try Self.lighting(for: p, in: scene)
+    /// The scene of variant `number`: the sweep's scene with each parameter's value set on its lit layer.
+    public func scene(ofVariant number: Int) throws(SweepError) -> SceneDescription {
+        var d = scene
+        for ((p, v), address) in zip(zip(parameters, values(ofVariant: number)), targets) {
+            guard var lighting = d.lighting(at: address) else { throw SweepError("`\(p.path)` names no lit layer") }
             try p.apply(v, to: &lighting)
-            layer.lighting = lighting
+            d.setLighting(lighting, at: address)
         }
+        return d
     }
 
     /// The variants shard `index` of `count` (1-based) renders: every `count`-th, starting at `index`.
@@ -92,26 +136,25 @@ public struct Sweep: Sendable {
         return Array(stride(from: shard.index, through: variantCount, by: shard.count))
     }
 
-    /// Renders `variants` into `folder/frames/` on `jobs` threads; `progress` is called after each variant
-    /// (from any thread) with the number done so far.
-    public func render(variants: [Int], into folder: URL, options: RenderOptions, jobs: Int,
+    /// Renders `variants` into `folder`'s frames on `jobs` threads, each frame recording `folder`'s plan (which
+    /// should be the plan of this sweep with `options`); `progress` is called after each variant (from any
+    /// thread) with the number done so far.
+    public func render(variants: [Int], into folder: SweepFolder, options: RenderOptions, jobs: Int,
                        progress: @escaping @Sendable (Int) -> Void = { _ in }) throws {
-        let frames = folder.appendingPathComponent("frames")
-        try FileManager.default.createDirectory(at: frames, withIntermediateDirectories: true)
+        let frames = folder.frames
+        let plan = folder.plan.digest
         let state = SweepState()
         let workers = max(1, min(jobs, variants.count))
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             do {
-                let scene = try Scene.decode(sceneText, file: sceneURL.path, baseURL: sceneURL.deletingLastPathComponent(),
-                                             url: sceneURL, limits: limits)
                 for (i, number) in variants.enumerated() where i % workers == worker {
                     if state.failed { return }
-                    try apply(variant: number, to: scene)
+                    let scene = try scene(ofVariant: number).instantiate()
                     let image = try Renderer.render(scene.root, size: scene.canvas.size, options: options)
-                    let base = frames.appendingPathComponent(Self.frameName(number))
+                    let base = frames.appendingPathComponent(frameName(number))
                     try image.write(to: base.appendingPathExtension("png"), format: .png, protecting: protectedFiles)
                     let record = VariantRecord(
-                        variant: number,
+                        variant: number, plan: plan,
                         parameters: zip(parameters, values(ofVariant: number)).map { [$0.path, $1.description] },
                         faces: try lightingRows(scene))
                     let encoder = JSONEncoder()
@@ -141,11 +184,14 @@ public struct Sweep: Sendable {
     }
 
     /// Assembles `sheet.png`, `lighting.csv` and `lighting.json` in `folder` from every variant's frame and data.
-    /// Throws, naming the missing variants, when some shard has not been rendered yet.
-    public func merge(in folder: URL, thumbnail: Int = 256) throws {
-        let frames = folder.appendingPathComponent("frames")
-        let missing = (1...variantCount).filter {
-            !FileManager.default.fileExists(atPath: frames.appendingPathComponent(Self.frameName($0) + ".json").path)
+    /// Throws, naming the missing variants, when some shard has not been rendered yet, and naming the first frame
+    /// that does not belong to `folder`'s plan (or cannot be read).
+    public func merge(in folder: SweepFolder, thumbnail: Int = 256) throws {
+        let frames = folder.frames
+        let missing = (1...variantCount).filter { n in
+            ["json", "png"].contains {
+                !FileManager.default.fileExists(atPath: frames.appendingPathComponent(frameName(n) + "." + $0).path)
+            }
         }
         guard missing.isEmpty else {
             let list = missing.prefix(5).map(String.init).joined(separator: ", ") + (missing.count > 5 ? ", …" : "")
@@ -154,8 +200,19 @@ public struct Sweep: Sendable {
         }
         var records: [VariantRecord] = []
         for n in 1...variantCount {
-            let data = try Data(contentsOf: frames.appendingPathComponent(Self.frameName(n) + ".json"))
-            records.append(try JSONDecoder().decode(VariantRecord.self, from: data))
+            let name = "frames/" + frameName(n) + ".json"
+            let record: VariantRecord
+            do {
+                let data = try Data(contentsOf: frames.appendingPathComponent(frameName(n) + ".json"))
+                record = try JSONDecoder().decode(VariantRecord.self, from: data)
+            } catch let error as DecodingError {
+                throw SweepError("\(name) cannot be read: \(Self.reason(error))",
+                                 hint: "render its variant again (--shard, or the whole sweep with --force)")
+            } catch {
+                throw SweepError("\(name) cannot be read: \(error.localizedDescription)")
+            }
+            try check(record, named: name, against: folder.plan)
+            records.append(record)
         }
         // CSV: the variant and its parameters, then one row per face.
         let lightCount = records.flatMap(\.faces).map(\.lights.count).max() ?? 0
@@ -167,15 +224,52 @@ public struct Sweep: Sendable {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try write(Data(csv.utf8), to: folder.appendingPathComponent("lighting.csv"))
-        try write(encoder.encode(records), to: folder.appendingPathComponent("lighting.json"))
-        try ContactSheet(sweep: self, frames: frames, thumbnail: thumbnail).write(to: folder.appendingPathComponent("sheet.png"))
+        try write(Data(csv.utf8), to: folder.url.appendingPathComponent("lighting.csv"))
+        try write(encoder.encode(records), to: folder.url.appendingPathComponent("lighting.json"))
+        try ContactSheet(sweep: self, frames: frames, thumbnail: thumbnail).write(to: folder.url.appendingPathComponent("sheet.png"))
+    }
+
+    /// Refuses a frame record that belongs to another plan, another variant or other parameter values.
+    private func check(_ record: VariantRecord, named name: String, against plan: SweepPlan) throws(SweepError) {
+        let hint = "render its variant again, or the whole sweep with --force"
+        guard let recorded = record.plan else {
+            throw SweepError("\(name) records no sweep plan (made by an older origami)", hint: hint)
+        }
+        guard recorded == plan.digest else {
+            throw SweepError("\(name) belongs to another sweep (plan \(recorded.prefix(12)), this sweep's plan is \(plan.digest.prefix(12)))",
+                             hint: hint)
+        }
+        let number = Int(name.dropFirst("frames/variant-".count).dropLast(".json".count)) ?? 0
+        let expected = zip(parameters, values(ofVariant: number)).map { [$0.path, $1.description] }
+        guard record.variant == number, record.parameters == expected else {
+            throw SweepError("\(name) records variant \(record.variant) with "
+                             + record.parameters.map { $0.joined(separator: "=") }.joined(separator: ", ")
+                             + ", not variant \(number) with " + expected.map { $0.joined(separator: "=") }.joined(separator: ", "),
+                             hint: hint)
+        }
+    }
+
+    /// A decoding error in a sentence: what is wrong, and where in the file.
+    static func reason(_ error: DecodingError) -> String {
+        func at(_ context: DecodingError.Context) -> String {
+            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return path.isEmpty ? "" : " at `\(path.hasPrefix(".") ? String(path.dropFirst()) : path)`"
+        }
+        switch error {
+        case let .keyNotFound(key, context): return "the key `\(key.stringValue)` is missing" + at(context)
+        case let .typeMismatch(type, context): return "expected \(type)" + at(context)
+        case let .valueNotFound(type, context): return "expected \(type), found null" + at(context)
+        case let .dataCorrupted(context): return "not valid JSON" + at(context)
+        @unknown default: return "not a frame record"
+        }
     }
 }
 
 /// What one variant wrote beside its frame.
 struct VariantRecord: Codable {
     var variant: Int
+    /// The digest of the plan the frame was rendered for (`nil` in frames from before manifests).
+    var plan: String?
     /// `[path, value]` pairs, in parameter order.
     var parameters: [[String]]
     var faces: [FaceLightingData]

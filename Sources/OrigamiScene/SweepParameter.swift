@@ -52,8 +52,9 @@ public struct SweepError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension SweepParameter {
-    /// Parses `PATH=VALUES` from the command line. Values are separated by `;`, or by `,` for a parameter
-    /// whose values are single numbers or words: `ambient=0.2,0.5,0.8`, `light.direction=0,1,-0.5;1,0,-0.5`.
+    /// Parses `PATH=VALUES` from the command line. Values are separated by `;`, or else by `,`:
+    /// `ambient=0.2,0.5,0.8`, `light.color=red,blue`, `light.direction=0,1,-0.5;1,0,-0.5`. Without a `;`, the
+    /// numbers of a vector or colour parameter (`light.direction=0,1,-0.5`, `light.color=0,0,1`) are one value.
     public init(argument: String) throws(SweepError) {
         guard let eq = argument.firstIndex(of: "=") else {
             throw SweepError("`\(argument)` is not PATH=VALUES", hint: "e.g. --vary ambient=0.2,0.5,0.8")
@@ -61,11 +62,16 @@ extension SweepParameter {
         let path = String(argument[..<eq]).trimmingCharacters(in: .whitespaces)
         let text = String(argument[argument.index(after: eq)...])
         let (layerName, field) = try Self.parsePath(path)
-        let separator: Character = text.contains(";") || field.isComposite ? ";" : ","
-        let pieces = text.split(separator: separator).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        guard !pieces.isEmpty else { throw SweepError("`\(path)` has no values") }
+        func pieces(_ separator: Character) -> [String] {
+            text.split(separator: separator).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        var list = pieces(text.contains(";") ? ";" : ",")
+        if !text.contains(";"), field.isComposite, list.allSatisfy({ Double($0) != nil }) {
+            list = pieces(";")
+        }
+        guard !list.isEmpty else { throw SweepError("`\(path)` has no values") }
         var values: [Value] = []
-        for piece in pieces {
+        for piece in list {
             let parts = piece.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
             values.append(try field.parse(parts, whole: piece, path: path))
         }
@@ -139,50 +145,87 @@ extension SweepParameter.Field {
         return self == .specular
     }
 
-    func parse(_ parts: [String], whole: String, path: String) throws(SweepError) -> SweepParameter.Value {
-        func number(_ range: ClosedRange<Double>) throws(SweepError) -> SweepParameter.Value {
-            guard parts.count == 1, let v = Double(parts[0]), v.isFinite, range.contains(v) else {
-                throw SweepError("`\(whole)` is not a number in \(format(range.lowerBound))…\(format(range.upperBound)) for `\(path)`")
-            }
-            return .number(v)
-        }
-        func vector() throws(SweepError) -> SweepParameter.Value {
-            let v = parts.compactMap(Double.init)
-            guard parts.count == 3, v.count == 3, v.allSatisfy(\.isFinite) else {
-                throw SweepError("`\(whole)` is not a vector x,y,z for `\(path)`", hint: "separate vectors with `;`")
-            }
-            return .vector(Vector3(v[0], v[1], v[2]))
-        }
-        func color() throws(SweepError) -> SweepParameter.Value {
-            if parts.count == 1, let c = Color(parsing: parts[0]) { return .color(c) }
-            let v = parts.compactMap(Double.init)
-            guard (3...4).contains(parts.count), v.count == parts.count, v.allSatisfy({ (0...1).contains($0) }) else {
-                throw SweepError("`\(whole)` is not a colour for `\(path)`", hint: "a name, #rrggbb or r,g,b in 0…1")
-            }
-            return .color(Color(red: v[0], green: v[1], blue: v[2], alpha: v.count == 4 ? v[3] : 1))
-        }
-        func word(_ choices: [String]) throws(SweepError) -> SweepParameter.Value {
-            guard parts.count == 1, choices.contains(parts[0]) else {
-                throw SweepError("`\(whole)` is not one of \(choices.joined(separator: ", ")) for `\(path)`")
-            }
-            return .word(parts[0])
-        }
+    /// What kind of value the field takes, and which ones are allowed.
+    enum ValueKind {
+        case number(ClosedRange<Double>)
+        /// `nonZero`: a direction, which a zero vector does not give.
+        case vector(nonZero: Bool)
+        case color
+        case word([String])
+    }
+
+    var valueKind: ValueKind {
         switch self {
-        case .ambient: return try number(0...1)
-        case .shininess: return try number(0...10_000)
-        case .specular: return try color()
-        case .model: return try word(Lighting.Model.allCases.map(\.rawValue))
+        case .ambient: return .number(0...1)
+        case .shininess: return .number(0...10_000)
+        case .specular: return .color
+        case .model: return .word(Lighting.Model.allCases.map(\.rawValue))
         case let .light(_, f):
             switch f {
-            case .direction:
-                let v = try vector()
-                if case let .vector(d) = v, d.normalized() == nil { throw SweepError("the light direction is zero") }
-                return v
-            case .position: return try vector()
-            case .color: return try color()
-            case .intensity: return try number(0...1000)
-            case .space: return try word(Light.Space.allCases.map(\.rawValue))
+            case .direction: return .vector(nonZero: true)
+            case .position: return .vector(nonZero: false)
+            case .color: return .color
+            case .intensity: return .number(0...1000)
+            case .space: return .word(Light.Space.allCases.map(\.rawValue))
             }
+        }
+    }
+
+    /// `value` when the field takes it; otherwise a `SweepError` quoting the value as `written`. The one check
+    /// for values from the command line and from a scene's `sweep:` section.
+    func check(_ value: SweepParameter.Value, written: String, path: String) throws(SweepError) -> SweepParameter.Value {
+        switch (valueKind, value) {
+        case let (.number(range), .number(v)) where v.isFinite && range.contains(v): return value
+        case let (.vector(nonZero), .vector(d)) where [d.x, d.y, d.z].allSatisfy(\.isFinite):
+            if nonZero, d.normalized() == nil { throw SweepError("the light direction is zero") }
+            return value
+        case (.color, .color): return value
+        case let (.word(choices), .word(w)) where choices.contains(w): return value
+        case let (.number(range), _):
+            throw SweepError("`\(written)` is not a number in \(format(range.lowerBound))…\(format(range.upperBound)) for `\(path)`")
+        case (.vector, _):
+            throw SweepError("`\(written)` is not a vector x,y,z for `\(path)`", hint: "separate vectors with `;`")
+        case (.color, _):
+            throw SweepError("`\(written)` is not a colour for `\(path)`", hint: "a name, #rrggbb or r,g,b in 0…1")
+        case let (.word(choices), _):
+            throw SweepError("`\(written)` is not one of \(choices.joined(separator: ", ")) for `\(path)`")
+        }
+    }
+
+    /// A value from its command-line words (`0.5`; `0`, `1`, `-0.5`; `red`), checked.
+    func parse(_ parts: [String], whole: String, path: String) throws(SweepError) -> SweepParameter.Value {
+        let numbers = parts.compactMap(Double.init)
+        let allNumbers = numbers.count == parts.count
+        let candidate: SweepParameter.Value
+        switch valueKind {
+        case .number:
+            candidate = parts.count == 1 && allNumbers ? .number(numbers[0]) : .word(whole)
+        case .vector:
+            candidate = parts.count == 3 && allNumbers ? .vector(Vector3(numbers[0], numbers[1], numbers[2])) : .word(whole)
+        case .color:
+            if parts.count == 1, let c = Color(parsing: parts[0]) {
+                candidate = .color(c)
+            } else if (3...4).contains(parts.count), allNumbers, numbers.allSatisfy({ (0...1).contains($0) }) {
+                candidate = .color(Color(red: numbers[0], green: numbers[1], blue: numbers[2],
+                                         alpha: numbers.count == 4 ? numbers[3] : 1))
+            } else {
+                candidate = .word(whole)
+            }
+        case .word:
+            candidate = .word(parts.count == 1 ? parts[0] : whole)
+        }
+        return try check(candidate, written: whole, path: path)
+    }
+}
+
+extension SweepParameter.Value {
+    /// The value at full precision, for digests: `number 0.2`, `vector 0 1 -0.5`, `color 1 0 0 1`, `word book`.
+    var canonical: String {
+        switch self {
+        case let .number(v): return "number \(v)"
+        case let .vector(v): return "vector \(v.x) \(v.y) \(v.z)"
+        case let .color(c): return "color \(c.red) \(c.green) \(c.blue) \(c.alpha)"
+        case let .word(w): return "word \(w)"
         }
     }
 }

@@ -41,9 +41,22 @@ struct SceneArgument: ParsableArguments {
         do {
             return try Scene.load(contentsOf: URL(fileURLWithPath: scene), displayName: scene, limits: limits)
         } catch {
-            fail(error.issues.count == 1 ? "invalid scene \(scene)" : "invalid scene \(scene) (\(error.issues.count) problems)",
-                 details: error.detailedDescription)
+            reject(error)
         }
+    }
+
+    /// The scene file decoded once, for commands that instantiate it several times.
+    func loadDescription() -> SceneDescription {
+        do {
+            return try SceneDescription.load(contentsOf: URL(fileURLWithPath: scene), displayName: scene, limits: limits)
+        } catch {
+            reject(error)
+        }
+    }
+
+    private func reject(_ error: SceneError) -> Never {
+        fail(error.issues.count == 1 ? "invalid scene \(scene)" : "invalid scene \(scene) (\(error.issues.count) problems)",
+             details: error.detailedDescription)
     }
 }
 

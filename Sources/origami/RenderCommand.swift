@@ -37,8 +37,10 @@ func validateScale(_ scale: Double, within range: ClosedRange<Double> = Canvas.s
 
 /// Fails unless `url` may be written (see `WritableDestination`: not a device, FIFO, socket, folder, read-only
 /// file or one of the scene's own files), before any work is done.
-func checkWritable(_ url: URL, protecting scene: Scene) {
-    do { _ = try WritableDestination(url, protecting: scene.protectedFiles) } catch { fail("\(error)") }
+func checkWritable(_ url: URL, protecting scene: Scene) { checkWritable(url, protecting: scene.protectedFiles) }
+
+func checkWritable(_ url: URL, protecting files: [ProtectedFile]) {
+    do { _ = try WritableDestination(url, protecting: files) } catch { fail("\(error)") }
 }
 
 /// The format `url` is written in (`OutputFormat.forFile`), or the reason it cannot be.

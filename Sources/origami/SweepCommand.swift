@@ -14,9 +14,13 @@ struct SweepCommand: ParsableCommand {
             light.space (light[1]. for the second light; prefix a layer name when several layers are lit).
             Separate values with commas, or with semicolons when a value has several numbers:
               --vary ambient=0.2,0.5,0.8 --vary 'light.direction=0,1,-0.5;1,0,-0.5'
-            Without --vary, the scene's `sweep:` section is used. The output folder receives sheet.png,
-            lighting.csv, lighting.json and frames/variant-NNNN.png/.json. With --shard i/n only every n-th
-            variant starting at i is rendered (deterministic names); run --merge once all shards are done.
+            Without --vary, the scene's `sweep:` section is used. The output folder receives manifest.json (the
+            scene's SHA-256, the parameters, the render options), frames/variant-NNNN.png/.json (each recording
+            the plan it belongs to), sheet.png, lighting.csv and lighting.json. With --shard i/n only every
+            n-th variant starting at i is rendered (deterministic names); run --merge once all shards are done:
+            it checks every frame against the manifest. A folder holding another sweep is refused unless
+            --force clears it; while a sweep writes into a folder it holds a lock there
+            (.origami-sweep.lock), so another sweep is refused and shards of the same sweep may run together.
             """
     )
 
@@ -34,6 +38,9 @@ struct SweepCommand: ParsableCommand {
     @Flag(help: "Assemble the sheet, CSV and JSON from frames already rendered (by all shards).")
     var merge = false
 
+    @Flag(help: "Clear another sweep's frames and outputs from the output folder before rendering.")
+    var force = false
+
     @Option(help: "Worker threads (default: every core).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
@@ -50,6 +57,7 @@ struct SweepCommand: ParsableCommand {
             throw ValidationError("--shard must be i/n with 1 ≤ i ≤ n, e.g. --shard 2/8.")
         }
         if shard != nil && merge { throw ValidationError("--merge assembles all shards: run it without --shard.") }
+        if force && merge { throw ValidationError("--force clears the folder before rendering: run --merge without it.") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
         guard (16...4096).contains(thumbnail) else { throw ValidationError("--thumbnail must be between 16 and 4096.") }
         guard maxVariants >= 1 else { throw ValidationError("--max-variants must be at least 1.") }
@@ -62,41 +70,51 @@ struct SweepCommand: ParsableCommand {
     }
 
     func run() throws {
-        let s = try scene.load()
+        let description = scene.loadDescription()
         var parameters: [SweepParameter] = []
         for v in vary {
             do { parameters.append(try SweepParameter(argument: v)) } catch { fail("--vary \(v): \(error)") }
         }
-        let url = URL(fileURLWithPath: scene.scene)
         let sweep: Sweep
-        do { sweep = try Sweep(scene: url, parameters: parameters, maxVariants: maxVariants, limits: scene.limits) } catch { fail("\(error)") }
-        let folder = URL(fileURLWithPath: output ?? url.deletingPathExtension().lastPathComponent + "-sweep")
+        do { sweep = try Sweep(scene: description, parameters: parameters, maxVariants: maxVariants) } catch { fail("\(error)") }
+        let url = URL(fileURLWithPath: scene.scene)
+        let folderURL = URL(fileURLWithPath: output ?? url.deletingPathExtension().lastPathComponent + "-sweep")
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            fail("cannot create the output folder \(folder.path)")
-        }
-        for name in ["sheet.png", "lighting.csv", "lighting.json"] {
-            checkWritable(folder.appendingPathComponent(name), protecting: s)
-        }
-        do {
-            if !merge {
+            // The sweep's own outputs are checked before any frame is rendered.
+            let outputs = ["sheet.png", "lighting.csv", "lighting.json"].map { folderURL.appendingPathComponent($0) }
+            if merge {
+                let folder = try SweepFolder.openForMerge(folderURL, sweep: sweep)
+                for out in outputs { checkWritable(out, protecting: description.protectedFiles) }
+                try sweep.checkSizes(options: folder.plan.renderOptions, thumbnail: thumbnail)
+                try sweep.merge(in: folder, thumbnail: thumbnail)
+            } else {
+                let options = picture.renderOptions(for: description)
+                try sweep.checkSizes(options: options, thumbnail: thumbnail)
+                let folder = try SweepFolder.claim(folderURL, for: SweepPlan(sweep: sweep, options: options), force: force,
+                                                   protecting: description.protectedFiles)
+                for out in outputs { checkWritable(out, protecting: description.protectedFiles) }
                 let variants = sweep.variants(shard: shard.flatMap(parseShard))
                 let bar = ProgressBar(total: variants.count)
-                try sweep.render(variants: variants, into: folder, options: picture.renderOptions(for: s), jobs: jobs) {
-                    bar.update($0)
-                }
+                try sweep.render(variants: variants, into: folder, options: options, jobs: jobs) { bar.update($0) }
                 bar.finish()
                 if shard != nil {
-                    print("rendered \(variants.count) of \(sweep.variantCount) variants into \(folder.path)/frames")
+                    print("rendered \(variants.count) of \(sweep.variantCount) variants into \(folder.frames.path)")
                     return
                 }
+                try sweep.merge(in: folder, thumbnail: thumbnail)
             }
-            try sweep.merge(in: folder, thumbnail: thumbnail)
         } catch {
             fail("\(error)")
         }
-        print("wrote \(sweep.variantCount) variants: \(folder.path)/sheet.png, lighting.csv, lighting.json")
+        print("wrote \(sweep.variantCount) variants: \(folderURL.path)/sheet.png, lighting.csv, lighting.json")
+    }
+}
+
+extension PictureOptions {
+    /// The options for a scene that is not instantiated yet (a sweep instantiates one per variant).
+    func renderOptions(for description: SceneDescription) -> RenderOptions {
+        RenderOptions(scale: scale ?? description.canvas.scale, supersample: supersample,
+                      background: description.canvas.background, pngCompression: pngCompression)
     }
 }
 

@@ -177,6 +177,11 @@ struct OutputSafetyCommandTests {
         #expect(r.stderr == "error: cannot write \(scene.path): it is the scene file lighting.json; an output never replaces an input\n")
         #expect(try Data(contentsOf: scene) == Data(contentsOf: source))
         #expect(try SpecialFiles.entries(folder) == ["lighting.json"], "no frame was rendered")
+        // --force clears a sweep's outputs, never the scene that merely has an output's name.
+        let forced = try OrigamiCommand.run(["sweep", "lighting.json", "-o", ".", "--scale", "0.25", "--force"], in: folder)
+        #expect(forced.status == 1)
+        #expect(forced.stderr == r.stderr)
+        #expect(try Data(contentsOf: scene) == Data(contentsOf: source))
     }
 
     // MARK: Formats
