@@ -30,6 +30,13 @@ struct ReadmeExampleTests {
         let batch = container.hitTest([touch, CGPoint(x: 5, y: 5)], policy: .frontmost)
         #expect(batch[0] === cube.face(number: 3) && batch[1] === container)
 
+        let frozen = PresentationTree(container)
+        let seen = frozen.hitTestResult(touch, policy: .frontmost)
+        #expect(seen?.layer === cube.face(number: 3) && seen?.face === cube.face(number: 3) && seen?.solid === cube)
+        // Node 0 is the container, node 1 the cube (a transform layer), nodes 2…7 its faces 1…6.
+        #expect(frozen.members(of: 0) == Array(2...7))
+        #expect(frozen.members(of: 0).map { frozen.layer($0) } == (1...6).compactMap { cube.face(number: $0) })
+
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("readme-cube-\(UUID()).png")
         defer { try? FileManager.default.removeItem(at: url) }
         try Renderer.write(container, size: CGSize(width: 400, height: 400), to: url)
