@@ -274,7 +274,14 @@ struct SceneBuilder {
                 shape == "prism" ? try Solid.prism(sides: n, radius: r, height: h) : try Solid.pyramid(sides: n, radius: r, height: h)
             }
         default:
-            guard let polygons = o.required("polygons", hint: "a list of faces, each a list of [x, y, z] vertices")?.list() else { return nil }
+            guard let polygonsValue = o.required("polygons", hint: "a list of faces, each a list of [x, y, z] vertices"),
+                  let polygons = polygonsValue.list() else { return nil }
+            // Before any vertex is read.
+            guard polygons.count <= limits.maxPolyhedronFaces else {
+                reader.report(polygonsValue, "the polyhedron has \(polygons.count) faces, over the limit of \(limits.maxPolyhedronFaces)",
+                              hint: "raise the limit with --max-polyhedron-faces")
+                return nil
+            }
             var faces: [[Vector3]] = []
             for p in polygons {
                 guard let vertices = p.list() else { return nil }
