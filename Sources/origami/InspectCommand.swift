@@ -19,6 +19,7 @@ struct InspectCommand: ParsableCommand {
         print("scene \(scene.scene): canvas \(fmt(s.canvas.size.width, 0))×\(fmt(s.canvas.size.height, 0)) @\(fmt(s.canvas.scale, 2))x")
         if !s.summary.isEmpty { print(s.summary.split(separator: "\n").map { "  # \($0)" }.joined(separator: "\n")) }
         var stack: [(Layer, Int)] = s.root.sublayers.reversed().map { ($0, 1) }
+        var scenes: [ObjectIdentifier: [ObjectIdentifier: SceneMember]] = [:]
         while let (layer, depth) = stack.popLast() {
             let indent = String(repeating: "  ", count: depth)
             let kind = layer is TransformLayer ? "transformLayer" : layer is TextLayer ? "text" : "layer"
@@ -30,7 +31,7 @@ struct InspectCommand: ParsableCommand {
             print(line)
             if !layer.transform.isIdentity { print("\(indent)  transform \(layer.transform)") }
             if !layer.sublayerTransform.isIdentity { print("\(indent)  sublayerTransform \(layer.sublayerTransform)") }
-            if let normal = viewNormal(of: layer) {
+            if let normal = viewNormal(of: layer, scenes: &scenes) {
                 print("\(indent)  normal (view space) (\(fmt(normal.x, 4)), \(fmt(normal.y, 4)), \(fmt(normal.z, 4)))")
             }
             if matrices {
@@ -46,12 +47,18 @@ struct InspectCommand: ParsableCommand {
 
     /// The +z axis of a layer placed in 3D, carried into its context's space (with the camera's rotation, without
     /// its perspective) by the inverse transpose of the linear part of its matrix.
-    private func viewNormal(of layer: Layer) -> Vector3? {
+    /// `scenes` keeps each context's members by layer: looking a face up by scanning its context's scene made
+    /// inspecting a solid quadratic in its faces.
+    private func viewNormal(of layer: Layer, scenes: inout [ObjectIdentifier: [ObjectIdentifier: SceneMember]]) -> Vector3? {
         guard layer.face === layer, let s = layer.superlayer,
               !s.isFlattening || !layer.transformToSuperlayer.isAffine else { return nil }
         var context: Layer? = s
         while let c = context, !c.isFlattening { context = c.superlayer }
-        guard let context, let member = context.sublayerScene().first(where: { $0.layer === layer }),
+        guard let context else { return nil }
+        let members = scenes[ObjectIdentifier(context)] ?? Dictionary(
+            context.sublayerScene().map { (ObjectIdentifier($0.layer), $0) }, uniquingKeysWith: { first, _ in first })
+        scenes[ObjectIdentifier(context)] = members
+        guard let member = members[ObjectIdentifier(layer)],
               let inv = context.faceTransforms(for: member).view.linearPart.inverted() else { return nil }
         return inv.transposed.apply(.unitZ).normalized()
     }
