@@ -34,6 +34,7 @@ struct HitMapCommand: ParsableCommand {
         let out = URL(fileURLWithPath: output)
         checkWritable(out)
         do {
+            try HitMap.checkLimits(root: s.root, size: s.canvas.size, scale: scale ?? s.canvas.scale)
             let map = try HitMap(root: s.root, size: s.canvas.size, scale: scale ?? s.canvas.scale) { label(of: $0, in: s) }
             try map.legendImage().write(to: out, format: .png)
             let total = Double(map.width * map.height)

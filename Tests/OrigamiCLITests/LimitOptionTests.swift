@@ -58,4 +58,21 @@ struct LimitOptionTests {
         #expect(r.status == 64)
         #expect(r.stderr.contains("--max-polyhedron-faces must be at least 4."), "\(r.stderr)")
     }
+
+    /// 800 layers on a 4000×4000 canvas: hit-testing its 16 million pixels would take minutes in a debug build;
+    /// the legend's limit (740 rows) refuses it first.
+    @Test("hitmap refuses a legend too tall before the per-pixel pass, and writes nothing")
+    func hitMapLegend() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let layers = (0..<800).map { "  - {frame: [\($0 % 40), \($0 / 40), 1, 1], backgroundColor: red}" }
+        let scene = dir.appendingPathComponent("many.yaml")
+        try ("canvas: {size: [4000, 4000]}\nlayers:\n" + layers.joined(separator: "\n")).write(to: scene, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("map.png")
+        let r = try OrigamiCommand.run(["hitmap", scene.path, "-o", out.path])
+        #expect(r.status == 1)
+        #expect(r.stderr == "error: cannot draw the hit map: its legend could have to list 801 layers, over the limit of 740; "
+            + "hit-map a smaller part of the scene, or ask `origami hit` at single points\n")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
 }

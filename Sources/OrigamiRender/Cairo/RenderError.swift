@@ -22,7 +22,7 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
         case let .unreadableImage(path, reason): return "cannot read image \(path): \(reason)"
         case let .writeFailed(path, reason): return "cannot write \(path): \(reason)"
         case let .limitExceeded(limit, value, maximum):
-            return "\(RenderLimits.phrase(limit, value)), over the limit of \(maximum) (RenderLimits.\(limit))"
+            return "\(RenderLimits.phrase(limit, value)), over the limit of \(maximum)" + (RenderLimits.remedy(limit).map { "; \($0)" } ?? "")
         }
     }
 }
