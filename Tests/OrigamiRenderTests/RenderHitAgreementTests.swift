@@ -48,6 +48,17 @@ struct RenderHitAgreementTests {
         }
     }
 
+    /// An image stretched over a layer 10⁸ points wide: its texels are sampled through the clipped face.
+    @Test("an image on a huge layer is drawn where the layer is hit")
+    func hugeImageLayer() throws {
+        let layer = Layer(name: "picture", frame: CGRect(x: -5e7, y: -5e7, width: 1e8, height: 1e8))
+        layer.contents = Bitmap(width: 2, height: 2, pixels: Array(repeating: 0xFF00_00FF, count: 4))  // opaque blue
+        let root = try Self.canvasLayer([layer])
+        let image = try Renderer.render(root, size: Self.canvas)
+        #expect(root.hitTest(CGPoint(x: 50, y: 50), policy: .frontmost) === layer)
+        for p in [(50.5, 50.5), (0.5, 0.5), (99.5, 99.5)] { Probe.expect(image, p.0, p.1, .blue, "huge image layer") }
+    }
+
     /// The same in SVG: the vector output holds no coordinate beyond the canvas and its margin.
     @Test("a huge layer's path in SVG stays within the canvas")
     func hugeLayerSVG() throws {
