@@ -51,7 +51,7 @@ struct RenderHitAgreementTests {
     /// An image stretched over a layer 10⁸ points wide: its texels are sampled through the clipped face.
     @Test("an image on a huge layer is drawn where the layer is hit")
     func hugeImageLayer() throws {
-        let layer = Layer(name: "picture", frame: CGRect(x: -5e7, y: -5e7, width: 1e8, height: 1e8))
+        let layer = Layer(name: "picture", frame: CGRect(x: -2e7, y: -3e7, width: 1e8, height: 1e8))
         layer.contents = Bitmap(width: 2, height: 2, pixels: Array(repeating: 0xFF00_00FF, count: 4))  // opaque blue
         let root = try Self.canvasLayer([layer])
         let image = try Renderer.render(root, size: Self.canvas)
