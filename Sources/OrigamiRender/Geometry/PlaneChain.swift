@@ -57,11 +57,12 @@ struct PlaneChain: Sendable {
 
     /// The ring mapped into device space and clipped to the viewport; empty when nothing of it is in front of
     /// the eye within the viewport.
+    /// A ring with a coordinate that is not finite, or that overflows on the way, draws nothing.
     func map(_ ring: Ring) -> Ring {
         var r = ring.map { HomogeneousPoint(x: $0.x, y: $0.y, w: 1) }
         for h in levels {
             r = Self.map(r, through: h)
-            if r.count < 3 { return [] }
+            guard r.count >= 3, r.allSatisfy(\.isFinite) else { return [] }
         }
         return r.divided(within: viewport)
     }

@@ -4,6 +4,8 @@
 struct HomogeneousPoint: Sendable {
     var x: Double, y: Double, w: Double
 
+    var isFinite: Bool { x.isFinite && y.isFinite && w.isFinite }
+
     /// The same point scaled so its largest coordinate is 1 (a positive scale changes nothing), so that chains
     /// of maps neither overflow nor underflow.
     var normalized: HomogeneousPoint {
