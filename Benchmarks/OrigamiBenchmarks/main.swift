@@ -29,6 +29,7 @@ do {
     try GeometryBenchmarks.hitMap(harness)
     try OutputBenchmarks.run(harness, origami: option("--origami"), models: option("--models") ?? "Models")
     try SweepBenchmarks.run(harness)
+    try PolyhedronBenchmarks.run(harness, origami: option("--origami"))
     print(harness.table())
     print("\nTotal benchmark time: \(format(ContinuousClock.now - started)). Ratio = median ÷ baseline median (same run).")
 } catch {

@@ -27,6 +27,9 @@ public struct SceneLimits: Hashable, Sendable {
     public var maxLayers = 100_000
     public var maxDepth = 64
     public var maxFileBytes = 16 * 1024 * 1024
+    /// Faces of one `polyhedron` solid (each is a layer; building and drawing them is about linear in their
+    /// number, but a scene asking for more is taken for a mistake). `origami --max-polyhedron-faces` raises it.
+    public var maxPolyhedronFaces = 10_000
     /// Image sizes (and the render limits a scene's images are decoded within).
     public var render = RenderLimits.default
     /// Whether `contents` may name an image outside the scene file's folder (refused by default, so a scene
@@ -179,10 +182,15 @@ extension SceneDescription {
 
     private static func summary(of text: String) -> String {
         var lines: [String] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let t = line.trimmingCharacters(in: .whitespaces)
+        // Line by line from the top, stopping at the first that is not a comment: splitting the whole text first
+        // took a tenth of the time of reading a 4 MB scene.
+        var start = text.startIndex
+        while start < text.endIndex {
+            let end = text[start...].firstIndex(of: "\n") ?? text.endIndex
+            let t = text[start..<end].trimmingCharacters(in: .whitespaces)
             guard t.hasPrefix("#") else { break }
             lines.append(String(t.dropFirst()).trimmingCharacters(in: .whitespaces))
+            start = end < text.endIndex ? text.index(after: end) : end
         }
         return lines.joined(separator: "\n")
     }

@@ -293,7 +293,14 @@ struct SceneBuilder {
             guard let n = o.required("sides")?.int(in: 3...Solid.maximumSides), let r = need("radius"), let h = need("height") else { return nil }
             recipe = shape == "prism" ? .prism(sides: n, radius: r, height: h) : .pyramid(sides: n, radius: r, height: h)
         default:
-            guard let polygons = o.required("polygons", hint: "a list of faces, each a list of [x, y, z] vertices")?.list() else { return nil }
+            guard let polygonsValue = o.required("polygons", hint: "a list of faces, each a list of [x, y, z] vertices"),
+                  let polygons = polygonsValue.list() else { return nil }
+            // Before any vertex is read.
+            guard polygons.count <= limits.maxPolyhedronFaces else {
+                reader.report(polygonsValue, "the polyhedron has \(polygons.count) faces, over the limit of \(limits.maxPolyhedronFaces)",
+                              hint: "raise the limit with --max-polyhedron-faces")
+                return nil
+            }
             var faces: [[Vector3]] = []
             for p in polygons {
                 guard let vertices = p.list() else { return nil }

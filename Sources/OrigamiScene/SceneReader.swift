@@ -52,7 +52,9 @@ struct SceneValue {
         guard case let .scalar(s) = node, s.style == .plain || s.style == .any else {
             return fail("expected a number, found \(quotedOrType)")
         }
-        guard let v = Double.construct(from: s) ?? Double(s.string) else {
+        // Plain decimals first: Yams' YAML 1.1 constructor (underscores, sexagesimal) costs a string copy and a
+        // regular expression per number, most of the time of reading a 20 000-face polyhedron.
+        guard let v = Double(s.string) ?? Double.construct(from: s) else {
             return fail("expected a number, found \(quotedOrType)")
         }
         guard v.isFinite else { return fail("expected a finite number, found \(s.string)", hint: "NaN and infinities are not allowed") }

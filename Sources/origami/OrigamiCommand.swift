@@ -31,9 +31,17 @@ struct SceneArgument: ParsableArguments {
     @Flag(help: "Let the scene's images lie outside its folder (refused by default).")
     var allowOutsideImages = false
 
+    @Option(help: ArgumentHelp("The most faces a polyhedron solid may have.", valueName: "n"))
+    var maxPolyhedronFaces = SceneLimits.default.maxPolyhedronFaces
+
+    func validate() throws {
+        guard maxPolyhedronFaces >= 4 else { throw ValidationError("--max-polyhedron-faces must be at least 4.") }
+    }
+
     var limits: SceneLimits {
         var l = SceneLimits()
         l.allowsImagesOutsideSceneFolder = allowOutsideImages
+        l.maxPolyhedronFaces = maxPolyhedronFaces
         return l
     }
 

@@ -81,4 +81,42 @@ struct HitMapTests {
             #expect(small.names[Int(small.frontmost[s])] == "face 3" && large.names[Int(large.frontmost[l])] == "face 3")
         }
     }
+
+    /// A root holding `count` one-point sublayers (plus, not counted, a transform layer and a hidden layer).
+    static func manyLayers(_ count: Int) throws -> Layer {
+        let root = Layer(name: "root", frame: CGRect(x: 0, y: 0, width: 100, height: 100))
+        for i in 0..<count { try root.addSublayer(Layer(frame: CGRect(x: i % 100, y: i / 100, width: 1, height: 1))) }
+        try root.addSublayer(TransformLayer())
+        let hidden = Layer(frame: CGRect(x: 0, y: 0, width: 1, height: 1))
+        hidden.isHidden = true
+        try root.addSublayer(hidden)
+        return root
+    }
+
+    /// The legend is 2·12 + 22·(entries + 3) pixels tall (title, rows, hatch); within 16384 that is at most
+    /// 740 entries (24 + 22·743 = 16370; one more is 16392). The root is an entry too.
+    @Test("a legend that could not fit is refused before any pixel is hit-tested")
+    func legendLimit() throws {
+        try HitMap.checkLimits(root: Self.manyLayers(739), size: CGSize(width: 100, height: 100), scale: 1)
+        #expect(throws: RenderError.limitExceeded(limit: "hitMapLegendRows", value: 741, maximum: 740)) {
+            try HitMap.checkLimits(root: Self.manyLayers(740), size: CGSize(width: 100, height: 100), scale: 1)
+        }
+        let error = RenderError.limitExceeded(limit: "hitMapLegendRows", value: 1001, maximum: 740)
+        #expect(error.description == "cannot draw the hit map: its legend could have to list 1001 layers, over the limit of 740; "
+            + "hit-map a smaller part of the scene, or ask `origami hit` at single points")
+        // The legend adds 300 pixels to the map's width: a 16100-pixel map fits alone, not with its legend.
+        #expect(throws: RenderError.limitExceeded(limit: "maxCanvasSide", value: 16400, maximum: 16384)) {
+            try HitMap.checkLimits(root: Self.manyLayers(1), size: CGSize(width: 16100, height: 10), scale: 1)
+        }
+    }
+
+    @Test("the legend image has the size the limit check reckons with")
+    func legendSize() throws {
+        let (_, map) = try Self.bookMap()
+        let entries = Set(map.treeOrder.filter { $0 >= 0 }).count
+        let image = try map.legendImage()
+        // 200 × 200 map and 300 legend columns; the rows (2·12 + 22·(entries + 3)) are shorter than the map.
+        #expect(entries + 3 < (200 - 24) / 22)
+        #expect(image.width == 500 && image.height == 200)
+    }
 }

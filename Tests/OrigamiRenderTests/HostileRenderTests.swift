@@ -92,7 +92,7 @@ struct HostileLimitTests {
     @Test("the message names the limit and the number asked for")
     func message() {
         let e = RenderError.limitExceeded(limit: "maxDepth", value: 65, maximum: 64)
-        #expect(e.description == "cannot render: the tree has sublayers nested 65 levels deep, over the limit of 64 (RenderLimits.maxDepth)")
+        #expect(e.description == "cannot render: the tree has sublayers nested 65 levels deep, over the limit of 64; nest the scene's `sublayers` less deeply")
     }
 
     @Test("a canvas over the design's side limit is refused by the renderer before any surface exists")

@@ -177,7 +177,7 @@ struct HostileSceneFileTests {
         header[16...23] = [0x00, 0x00, 0x75, 0x30, 0x00, 0x00, 0x75, 0x30] // 30000 × 30000, CRC now wrong: never read
         try Data(header).write(to: dir.appendingPathComponent("huge.png"))
         let issues = decodeIssues("canvas: {size: [10, 10]}\nlayers: [{contents: huge.png}]", base: dir)
-        #expect(issues.map(\.message) == ["cannot read image `huge.png`: cannot decode: the image is 30000 pixels on a side, over the limit of 16384 (RenderLimits.maxImageSide)"])
+        #expect(issues.map(\.message) == ["cannot read image `huge.png`: cannot decode: the image is 30000 pixels on a side, over the limit of 16384; give `contents` a smaller image"])
     }
 
     @Test("the one-pixel PNG fixture decodes")

@@ -66,6 +66,35 @@ struct SceneSolidsAndLightingTests {
         #expect((scene.layer(named: "t") as? Solid)?.faces.count == 4)
     }
 
+    /// A square pyramid: 5 faces.
+    static let pyramid = """
+        canvas: {size: [10, 10]}
+        layers:
+          - name: t
+            type: solid
+            shape: polyhedron
+            polygons:
+              - [[0, 0, 0], [2, 0, 0], [2, 0, 2], [0, 0, 2]]
+              - [[0, 0, 0], [1, -2, 1], [2, 0, 0]]
+              - [[2, 0, 0], [1, -2, 1], [2, 0, 2]]
+              - [[2, 0, 2], [1, -2, 1], [0, 0, 2]]
+              - [[0, 0, 2], [1, -2, 1], [0, 0, 0]]
+        """
+
+    @Test("a polyhedron over the face limit is refused at its `polygons` key, naming the option that raises it")
+    func polyhedronFaceLimit() throws {
+        #expect(SceneLimits.default.maxPolyhedronFaces == 10_000)
+        var limits = SceneLimits()
+        limits.maxPolyhedronFaces = 4
+        let found: [SceneIssue]
+        do { _ = try Scene.decode(Self.pyramid, file: "s.yaml", limits: limits); found = [] } catch { found = error.issues }
+        #expect(found.map(\.description) == [
+            "s.yaml:7:7: layers[0].polygons: the polyhedron has 5 faces, over the limit of 4; raise the limit with --max-polyhedron-faces",
+        ])
+        limits.maxPolyhedronFaces = 5
+        #expect((try Scene.decode(Self.pyramid, limits: limits).layer(named: "t") as? Solid)?.faces.count == 5)
+    }
+
     @Test func solidErrors() {
         #expect(issues("canvas: {size: [10, 10]}\nlayers: [{type: solid, shape: cube, size: 10, faces: {frnt: {}}}]").map(\.description)
             == ["s.yaml:2:55: layers[0].faces.frnt: no face `frnt`; did you mean `front`?"])

@@ -324,6 +324,32 @@ struct SolidErrorTests {
         #expect(try Solid.polyhedron(faces: faces).faces.count == 7)
     }
 
+    @Test("a convex polyhedron of thousands of faces builds, each face outward", arguments: [8, 2000])
+    func manyFaces(sides: Int) throws {
+        let solid = try Solid.polyhedron(faces: prismPolyhedronFaces(sides: sides))
+        #expect(solid.faces.count == sides + 2)
+        // Side k's outward normal points at the angle (k + ½)·2π/sides about y (it is the chord's middle).
+        for k in [0, sides / 2, sides - 1] {
+            let a = (Double(k) + 0.5) * 2 * .pi / Double(sides)
+            let n = solid.faces[k + 2].transform
+            expectApprox(Vector3(n.m31, n.m32, n.m33), Vector3(cos(a), 0, sin(a)), "side \(k)")
+        }
+    }
+
+    /// Side `k` pushed 10 outward along its normal stays planar and convex, but its corners shared with side
+    /// k − 1 (on that side's plane before the push) now lie 10·cos(2π/sides) > 0 beyond it. No face listed before
+    /// side k − 1 is crossed: the caps keep every vertex in their planes, and for sides j < k − 1 the corners
+    /// reach at most r + 10 along a direction ≥ 2·(2π/sides) from side j's normal, which falls short of its plane
+    /// at distance r·cos(π/sides) for these sizes (8 sides: 110·cos 90° = 0 < 92.4).
+    @Test("a side pushed out of a convex polyhedron is found, at the first face it crosses", arguments: [(8, 4), (8, 1), (2000, 1)])
+    func pushedSide(sides: Int, k: Int) throws {
+        var faces = prismPolyhedronFaces(sides: sides)
+        let a = (Double(k) + 0.5) * 2 * .pi / Double(sides)
+        let push = Vector3(cos(a), 0, sin(a)) * 10
+        faces[k + 2] = faces[k + 2].map { $0 + push }
+        #expect(throws: SolidError.notConvex(face: k + 2)) { try Solid.polyhedron(faces: faces) }
+    }
+
     @Test("faces that do not bound a convex solid")
     func notConvex() {
         // The cube plus a triangle cutting off one corner: that corner lies outside the triangle's plane.

@@ -82,3 +82,20 @@ public func solidSpaceCentreAndZ(of face: Layer) -> (centre: Vector3, z: Vector3
 public func near(_ a: Vector3, _ b: Vector3, _ tolerance: Double = 1e-9) -> Bool {
     a.isApproximatelyEqual(to: b, absoluteTolerance: tolerance)
 }
+
+/// The faces of a right prism with `sides` sides as a list of polygons for `Solid.polyhedron(faces:)`: the
+/// cap at y = −height/2, the cap at y = +height/2, then side `k` (face `k + 3`) between the cap vertices at
+/// angles k·2π/sides and (k + 1)·2π/sides about the y axis (x = r·cos, z = r·sin). `sides + 2` faces in all:
+/// the simplest convex solid with as many faces as a test needs.
+public func prismPolyhedronFaces(sides n: Int, radius r: Double = 100, height h: Double = 60) -> [[Vector3]] {
+    let ring = (0..<n).map { k -> (Double, Double) in
+        let a = Double(k) * 2 * .pi / Double(n)
+        return (r * cos(a), r * sin(a))
+    }
+    var faces = [ring.map { Vector3($0.0, -h / 2, $0.1) }, ring.reversed().map { Vector3($0.0, h / 2, $0.1) }]
+    for k in 0..<n {
+        let a = ring[k], b = ring[(k + 1) % n]
+        faces.append([Vector3(a.0, -h / 2, a.1), Vector3(b.0, -h / 2, b.1), Vector3(b.0, h / 2, b.1), Vector3(a.0, h / 2, a.1)])
+    }
+    return faces
+}

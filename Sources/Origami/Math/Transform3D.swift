@@ -281,7 +281,15 @@ extension Transform3D: ApproximatelyEquatable {
 
 extension Transform3D: CustomStringConvertible {
     public var description: String {
-        func f(_ v: Double) -> String { String(format: "%g", v) }
+        // C's printf rather than `String(format:)`, whose CFString machinery on Linux made printing the
+        // matrices of a 20 000-face solid a fifth of `origami inspect`'s time. Same digits: both are C's `%g`.
+        func f(_ v: Double) -> String {
+            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buffer in
+                guard let base = buffer.baseAddress else { return String(format: "%g", v) }
+                _ = withVaList([v]) { vsnprintf(base, buffer.count, "%g", $0) }
+                return String(cString: base)
+            }
+        }
         return "[\(f(m11)) \(f(m12)) \(f(m13)) \(f(m14)); \(f(m21)) \(f(m22)) \(f(m23)) \(f(m24)); "
             + "\(f(m31)) \(f(m32)) \(f(m33)) \(f(m34)); \(f(m41)) \(f(m42)) \(f(m43)) \(f(m44))]"
     }

@@ -44,7 +44,9 @@ extension Solid {
             planes.append(try outwardPlane(of: polygon, face: f + 1, interior: interior, tolerance: tolerance))
         }
         // Convex solid: every vertex on the inner side of (or on) every face's plane.
-        for (f, plane) in planes.enumerated() where all.contains(where: { ($0 - plane.point).dot(plane.normal) > tolerance }) {
+        let vertices = VertexTree(all)
+        for (f, plane) in planes.enumerated()
+        where vertices.hasVertex(beyondPlaneThrough: plane.point, normal: plane.normal, tolerance: tolerance) {
             throw .notConvex(face: f + 1)
         }
         let bounds = CGRect(x: lo.x, y: lo.y, width: hi.x - lo.x, height: hi.y - lo.y)

@@ -26,7 +26,7 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
         case let .writeFailed(path, reason): return "cannot write \(path): \(reason)"
         case let .invalidLighting(layer, reason): return "cannot render: the lighting of \(layer) is invalid: \(reason)"
         case let .limitExceeded(limit, value, maximum):
-            return "\(RenderLimits.phrase(limit, value)), over the limit of \(maximum) (RenderLimits.\(limit))"
+            return "\(RenderLimits.phrase(limit, value)), over the limit of \(maximum)" + (RenderLimits.remedy(limit).map { "; \($0)" } ?? "")
         }
     }
 

@@ -2,37 +2,69 @@ import Foundation
 import Origami
 
 /// How one plane reaches the canvas: the homographies of each flattening step, innermost first, the last one
-/// ending in device pixels.
+/// ending in device pixels, and the part of the device that can be seen.
 ///
-/// Mapping goes level by level and clips every ring against `w > ε` before each divide, so geometry behind
-/// the eye at any level is cut away instead of folding back through infinity (DESIGN §3.3). Points on a
-/// plane map exactly under perspective because every path is a polyline mapped vertex by vertex.
+/// Rings are mapped in homogeneous coordinates and clipped against `w ≥ 0` at every level, so geometry behind
+/// the eye at any level is cut away instead of folding back through infinity (DESIGN §3.3), and nothing is
+/// divided until the end. There the ring is clipped to `viewport` (in homogeneous coordinates: against the
+/// frustum the viewport spans) and only then divided, so what reaches Cairo is never larger than the canvas,
+/// whether the layer is a hundred million points wide or a hair's breadth from the eye: Cairo keeps
+/// coordinates in 24.8 fixed point, and beyond ±8.3 million device units it silently wraps them around.
+/// Points on a plane map exactly under perspective because every path is a polyline mapped vertex by vertex.
 struct PlaneChain: Sendable {
-    /// Innermost first: `p_device = p · levels[0] · levels[1] · …` with a divide (and a w-clip) after each.
+    /// Innermost first: `p_device = p · levels[0] · levels[1] · …` with a w-clip after each.
     let levels: [Homography]
+    /// Where device geometry is clipped: the visible canvas with a margin, or (for a chain made without one)
+    /// the largest square Cairo represents exactly.
+    let viewport: PlaneRect
 
-    /// The near-plane margin: a point whose w is below this is treated as behind the eye. Matches the scale of
-    /// w produced by Core Animation's matrices (w = 1 on a plane without perspective).
+    /// The near-plane margin for a polygon that is divided before it is drawn (`ScenePolygon`, for the BSP):
+    /// a point whose w is below this fraction of the polygon's largest w is treated as behind the eye. Such a
+    /// point lands a million times farther out than the polygon's farthest point: off the canvas unless the
+    /// plane all but passes through the eye.
     static let nearW = 1e-6
 
-    init(_ levels: [Homography]) { self.levels = levels }
+    /// Device units the viewport extends beyond the visible canvas on every side, so edges created by the
+    /// clip lie outside every pixel that is drawn (antialiasing and the ½-pixel seal never reach them).
+    static let viewportMargin = 4.0
+
+    /// Half the side of the square Cairo's 24.8 fixed point holds with room to spare.
+    static let cairoRange = 4_000_000.0
+
+    /// A chain that clips to the visible `canvas` (device units), enlarged by `viewportMargin`.
+    init(_ levels: [Homography], canvas: PlaneRect) {
+        self.levels = levels
+        let m = Self.viewportMargin
+        viewport = PlaneRect(minX: canvas.minX - m, minY: canvas.minY - m, maxX: canvas.maxX + m, maxY: canvas.maxY + m)
+    }
+
+    /// A chain that only keeps device geometry within Cairo's range.
+    init(_ levels: [Homography]) {
+        self.levels = levels
+        let r = Self.cairoRange
+        viewport = PlaneRect(minX: -r, minY: -r, maxX: r, maxY: r)
+    }
+
+    private init(levels: [Homography], viewport: PlaneRect) { self.levels = levels; self.viewport = viewport }
 
     /// A plane seen through `h` first, then through this chain.
-    func prepending(_ h: Homography) -> PlaneChain { PlaneChain([h] + levels) }
+    func prepending(_ h: Homography) -> PlaneChain { PlaneChain(levels: [h] + levels, viewport: viewport) }
 
     /// The product of every level: exact for points in front of the eye at every level.
     var composite: Homography {
         levels.dropFirst().reduce(levels.first ?? .identity) { $0.concatenating($1) }
     }
 
-    /// The ring mapped into device space; empty when nothing of it lies in front of the eye.
+    /// The ring mapped into device space and clipped to the viewport; empty when nothing of it is in front of
+    /// the eye within the viewport.
+    /// A ring with a coordinate that is not finite, or that overflows on the way, draws nothing.
     func map(_ ring: Ring) -> Ring {
-        var r = ring
+        var r = ring.map { HomogeneousPoint(x: $0.x, y: $0.y, w: 1) }
         for h in levels {
             r = Self.map(r, through: h)
-            if r.count < 3 { return [] }
+            guard r.count >= 3, r.allSatisfy(\.isFinite) else { return [] }
         }
-        return r
+        return r.divided(within: viewport)
     }
 
     /// One point, or `nil` when it lies behind the eye at some level.
@@ -47,30 +79,14 @@ struct PlaneChain: Sendable {
 
     func map(_ rings: [Ring]) -> [Ring] { rings.map(map).filter { $0.count >= 3 } }
 
-    /// One level: clip against w > ε in homogeneous coordinates (Sutherland–Hodgman against one half-plane),
-    /// then divide.
-    static func map(_ ring: Ring, through h: Homography) -> Ring {
+    /// One level: the homogeneous image, clipped against w ≥ 0 (the positive scale each point carries from the
+    /// levels before does not change which side of the eye it is on at this one).
+    static func map(_ ring: [HomogeneousPoint], through h: Homography) -> [HomogeneousPoint] {
         let m = h.matrix
-        var homogeneous: [(Double, Double, Double)] = []
-        homogeneous.reserveCapacity(ring.count)
-        for p in ring {
-            homogeneous.append((p.x * m.m11 + p.y * m.m21 + m.m31,
-                                p.x * m.m12 + p.y * m.m22 + m.m32,
-                                p.x * m.m13 + p.y * m.m23 + m.m33))
-        }
-        var out: Ring = []
-        out.reserveCapacity(ring.count + 2)
-        let n = homogeneous.count
-        for i in 0..<n {
-            let a = homogeneous[i], b = homogeneous[(i + 1) % n]
-            let aIn = a.2 > nearW, bIn = b.2 > nearW
-            if aIn { out.append(PlanePoint(a.0 / a.2, a.1 / a.2)) }
-            if aIn != bIn {
-                let t = (nearW - a.2) / (b.2 - a.2)
-                let x = a.0 + (b.0 - a.0) * t, y = a.1 + (b.1 - a.1) * t
-                out.append(PlanePoint(x / nearW, y / nearW))
-            }
-        }
-        return out.allSatisfy(\.isFinite) ? out : []
+        return ring.map { p in
+            HomogeneousPoint(x: p.x * m.m11 + p.y * m.m21 + p.w * m.m31,
+                             y: p.x * m.m12 + p.y * m.m22 + p.w * m.m32,
+                             w: p.x * m.m13 + p.y * m.m23 + p.w * m.m33).normalized
+        }.inFrontOfEye
     }
 }

@@ -10,12 +10,14 @@ struct ScenePolygon: Sendable {
     let member: Int
 
     /// The member's extent quad carried into the context: clipped against w > ε in homogeneous coordinates,
-    /// then divided. `nil` when nothing is in front of the eye.
+    /// then divided. `nil` when nothing is in front of the eye. ε is relative to the largest w of the corners,
+    /// so a plane very near the eye (all of its w tiny, all of it in front) is kept whole.
     init?(extent: PlaneRect, transform m: Transform3D, member: Int) {
         let corners = extent.corners.map { m.apply(Vector4(x: $0.x, y: $0.y, z: 0, w: 1)) }
         var out: [Vector3] = []
         let n = corners.count
-        let eps = PlaneChain.nearW
+        let eps = PlaneChain.nearW * (corners.map(\.w).max() ?? 0)
+        guard eps > 0 else { return nil }
         for i in 0..<n {
             let a = corners[i], b = corners[(i + 1) % n]
             let aIn = a.w > eps, bIn = b.w > eps

@@ -114,9 +114,9 @@ public struct HitMap: Sendable {
         var counts = [Int](repeating: 0, count: names.count)
         for i in treeOrder where i >= 0 { counts[Int(i)] += 1 }
         let entries = counts.indices.filter { counts[$0] > 0 }.sorted { counts[$0] > counts[$1] }
-        let row = 22.0, pad = 12.0, legendWidth = 300.0
-        let w = Double(width) + legendWidth
-        let h = max(Double(height), pad * 2 + row * Double(entries.count + 3))
+        let row = Self.legendRow, pad = Self.legendPadding, legendWidth = Self.legendWidth
+        let legend = Self.legendSize(mapWidth: width, mapHeight: height, entries: entries.count)
+        let w = Double(legend.width), h = Double(legend.height)
         let root = Layer(frame: CGRect(x: 0, y: 0, width: w, height: h))
         root.backgroundColor = .white
         let mapLayer = Layer(frame: CGRect(x: 0, y: 0, width: Double(width), height: Double(height)))

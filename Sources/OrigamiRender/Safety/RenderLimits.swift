@@ -114,6 +114,7 @@ public struct RenderLimits: Hashable, Sendable {
         case "maxImageSide": return "cannot decode: the image is \(value) pixels on a side"
         case "maxImagePixels": return "cannot decode: the image has \(value) pixels"
         case "maxImageBytes": return "cannot decode: the image file has \(value) bytes"
+        case "hitMapLegendRows": return "cannot draw the hit map: its legend could have to list \(value) layers"
         default: return "\(limit) \(value)"
         }
     }
