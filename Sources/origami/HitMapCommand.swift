@@ -36,8 +36,9 @@ struct HitMapCommand: ParsableCommand {
         let s = try scene.load()
         checkWritable(out, protecting: s)
         do {
-            try HitMap.checkLimits(root: s.root, size: s.canvas.size, scale: scale ?? s.canvas.scale)
-            let map = try HitMap(root: s.root, size: s.canvas.size, scale: scale ?? s.canvas.scale) { label(of: $0, in: s) }
+            let tree = PresentationTree(s.root, placement: .canvas)
+            try HitMap.checkLimits(tree: tree, size: s.canvas.size, scale: scale ?? s.canvas.scale)
+            let map = try HitMap(tree: tree, size: s.canvas.size, scale: scale ?? s.canvas.scale) { label(of: $0, in: s) }
             try map.legendImage().write(to: out, format: .png, protecting: s.protectedFiles)
             let total = Double(map.width * map.height)
             print("wrote \(out.path): \(String(format: "%.1f", 100 * Double(map.interceptedCount) / total)) % of the canvas is intercepted")

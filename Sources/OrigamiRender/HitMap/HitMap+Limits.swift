@@ -11,18 +11,19 @@ extension HitMap {
                height: max(Double(mapHeight), legendPadding * 2 + legendRow * Double(entries + 3)))
     }
 
-    /// Checks, before a single pixel is hit-tested, that the map of `root` on a `size`-point canvas at `scale`
+    /// Checks, before a single pixel is hit-tested, that the map of `tree` on a `size`-point canvas at `scale`
     /// and its legend will fit `limits`. The legend lists each layer that takes a touch somewhere; that is not
     /// known before the pass, so every layer that could (any shown layer but a transform layer, which is never
     /// returned) counts. A scene of 1 000 layers used to fail only after five seconds of hit testing.
-    public static func checkLimits(root: Layer, size: CGSize, scale: Double, limits: RenderLimits = .default) throws {
+    public static func checkLimits(tree: PresentationTree, size: CGSize, scale: Double,
+                                   limits: RenderLimits = .default) throws {
         let map = try limits.pixelSize(size, scale: scale, supersample: 1)
         var layers = 0
-        var stack = [root]
-        while let layer = stack.popLast() {
-            guard !layer.isHidden else { continue }
-            if !(layer is TransformLayer) { layers += 1 }
-            stack.append(contentsOf: layer.sublayers)
+        var shown = [Bool](repeating: false, count: tree.count)
+        for i in 0..<tree.count {
+            let parent = tree[i].parent
+            shown[i] = !tree[i].isHidden && (parent < 0 || shown[parent])
+            if shown[i] && tree[i].kind != .transformLayer { layers += 1 }
         }
         let legend = legendSize(mapWidth: map.width, mapHeight: map.height, entries: layers)
         guard legend.height <= Double(limits.maxCanvasSide) else {
