@@ -92,18 +92,9 @@ extension LayerGeometry {
     @inlinable static func frame(size: CGSize, anchorPoint: CGPoint, a: Double, b: Double, c: Double, d: Double,
                                  tx: Double, ty: Double, position: CGPoint) -> CGRect {
         let w = abs(Double(size.width)), h = abs(Double(size.height))
-        let x0 = -w * Double(anchorPoint.x), y0 = -h * Double(anchorPoint.y), x1 = x0 + w, y1 = y0 + h
-        let ax0 = a * x0, ax1 = a * x1, cy0 = c * y0, cy1 = c * y1
-        let bx0 = b * x0, bx1 = b * x1, dy0 = d * y0, dy1 = d * y1
-        let xs = (ax0 + cy0, ax1 + cy0, ax0 + cy1, ax1 + cy1), ys = (bx0 + dy0, bx1 + dy0, bx0 + dy1, bx1 + dy1)
-        // One test for all eight: a NaN anywhere makes the sum NaN (and so does ∞ − ∞, which is null anyway).
-        guard !(xs.0 + xs.1 + xs.2 + xs.3 + ys.0 + ys.1 + ys.2 + ys.3).isNaN else { return .null }
-        let minX = min(min(xs.0, xs.1), min(xs.2, xs.3)) + tx, maxX = max(max(xs.0, xs.1), max(xs.2, xs.3)) + tx
-        let minY = min(min(ys.0, ys.1), min(ys.2, ys.3)) + ty, maxY = max(max(ys.0, ys.1), max(ys.2, ys.3)) + ty
-        let ox = minX + Double(position.x), oy = minY + Double(position.y)
-        let fw = maxX - minX, fh = maxY - minY
-        guard ox.isFinite, oy.isFinite, fw.isFinite, fh.isFinite else { return .null }
-        return CGRect(x: ox, y: oy, width: fw, height: fh)
+        let x0 = -w * Double(anchorPoint.x), y0 = -h * Double(anchorPoint.y)
+        return CGRect.affineBounds(x0: x0, y0: y0, x1: x0 + w, y1: y0 + h, a: a, b: b, c: c, d: d,
+                                   tx: tx + Double(position.x), ty: ty + Double(position.y))
     }
 
     /// True when every geometric value is finite (`nonFiniteProperty == nil`, without building its lists: every

@@ -95,19 +95,29 @@ extension AffineTransform2D {
     public func apply(_ r: CGRect) -> CGRect {
         if r.isNull { return r }
         let s = r.standardized
-        // The four corners without an array (the frame getter calls this): x = a·x + c·y + tx, y = b·x + d·y + ty.
-        let x0 = Double(s.minX), y0 = Double(s.minY), x1 = Double(s.maxX), y1 = Double(s.maxY)
+        return CGRect.affineBounds(x0: Double(s.minX), y0: Double(s.minY), x1: Double(s.maxX), y1: Double(s.maxY),
+                                   a: a, b: b, c: c, d: d, tx: tx, ty: ty)
+    }
+}
+
+extension CGRect {
+    /// The axis-aligned bounding box of the rect (x0, y0)–(x1, y1) under x' = a·x + c·y + tx, y' = b·x + d·y + ty;
+    /// `CGRect.null` when anything is not finite. The four corners without an array, in plain doubles (no CGRect
+    /// methods, which are calls into Foundation): the frame getter and `CGRectApplyAffineTransform` share it.
+    @inlinable static func affineBounds(x0: Double, y0: Double, x1: Double, y1: Double,
+                                        a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) -> CGRect {
         let ax0 = a * x0, ax1 = a * x1, cy0 = c * y0, cy1 = c * y1
         let bx0 = b * x0, bx1 = b * x1, dy0 = d * y0, dy1 = d * y1
         let xs = (ax0 + cy0, ax1 + cy0, ax0 + cy1, ax1 + cy1), ys = (bx0 + dy0, bx1 + dy0, bx0 + dy1, bx1 + dy1)
+        // One test for all eight: a NaN anywhere makes the sum NaN (and so does ∞ − ∞, which is null anyway).
+        guard !(xs.0 + xs.1 + xs.2 + xs.3 + ys.0 + ys.1 + ys.2 + ys.3).isNaN else { return .null }
         let minX = Swift.min(Swift.min(xs.0, xs.1), Swift.min(xs.2, xs.3)) + tx
         let maxX = Swift.max(Swift.max(xs.0, xs.1), Swift.max(xs.2, xs.3)) + tx
         let minY = Swift.min(Swift.min(ys.0, ys.1), Swift.min(ys.2, ys.3)) + ty
         let maxY = Swift.max(Swift.max(ys.0, ys.1), Swift.max(ys.2, ys.3)) + ty
-        guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite,
-              !xs.0.isNaN, !xs.1.isNaN, !xs.2.isNaN, !xs.3.isNaN,
-              !ys.0.isNaN, !ys.1.isNaN, !ys.2.isNaN, !ys.3.isNaN else { return .null }
-        return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+        let width = maxX - minX, height = maxY - minY
+        guard minX.isFinite, minY.isFinite, width.isFinite, height.isFinite else { return .null }
+        return CGRect(x: minX, y: minY, width: width, height: height)
     }
 }
 
