@@ -26,6 +26,10 @@ public struct SceneLimits: Hashable, Sendable {
     public var maxFileBytes = 16 * 1024 * 1024
     /// Image sizes (and the render limits a scene's images are decoded within).
     public var render = RenderLimits.default
+    /// Decoded pixels of all the scene's images together (4 bytes each: 256 Mpx is 1 GiB, as much as the
+    /// largest canvas), each file counted once however many layers show it. Checked from each image's header
+    /// before anything is decoded; `origami`'s `--max-image-pixels` sets it.
+    public var imagePixelBudget = 256 * 1024 * 1024
     /// Whether `contents` may name an image outside the scene file's folder (refused by default, so a scene
     /// from elsewhere cannot read arbitrary files).
     public var allowsImagesOutsideSceneFolder = false
@@ -58,9 +62,10 @@ public final class Scene {
 extension Scene {
     /// Reads and decodes a scene file (YAML, or JSON, which is read as YAML). Throws `SceneError` naming the
     /// file, line, column and key path of every problem found.
-    /// `displayName` is how messages name the file (default: its path).
-    public static func load(contentsOf url: URL, displayName: String? = nil,
-                            limits: SceneLimits = .default) throws(SceneError) -> Scene {
+    /// `displayName` is how messages name the file (default: its path); `images` says whether the layers'
+    /// images are decoded or only their headers read.
+    public static func load(contentsOf url: URL, displayName: String? = nil, limits: SceneLimits = .default,
+                            images: ImageLoading = .decode) throws(SceneError) -> Scene {
         let name = displayName ?? url.path
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         guard let attributes else {
@@ -79,13 +84,14 @@ extension Scene {
             throw SceneError(SceneIssue(file: name, line: 0, column: 0, keyPath: "",
                                         message: "the scene file is not UTF-8 text"))
         }
-        return try decode(text, file: name, baseURL: url.deletingLastPathComponent(), url: url, limits: limits)
+        return try decode(text, file: name, baseURL: url.deletingLastPathComponent(), url: url, limits: limits,
+                          images: images)
     }
 
     /// Decodes scene text. `baseURL` is where relative image paths are resolved.
     public static func decode(
         _ text: String, file: String = "<scene>", baseURL: URL? = nil, url: URL? = nil,
-        limits: SceneLimits = .default
+        limits: SceneLimits = .default, images: ImageLoading = .decode
     ) throws(SceneError) -> Scene {
         let reader = SceneReader(file: file)
         let node: Node?
@@ -101,7 +107,7 @@ extension Scene {
                                                  message: "the scene is empty", hint: "a scene needs at least `canvas` and `layers`")],
                              source: text)
         }
-        var builder = SceneBuilder(reader: reader, baseURL: baseURL, limits: limits)
+        var builder = SceneBuilder(reader: reader, baseURL: baseURL, limits: limits, images: images)
         let scene = builder.build(SceneValue(node: node, path: "", reader: reader), url: url, summary: summary(of: text))
         guard reader.issues.isEmpty, let scene else {
             let ordered = reader.issues.enumerated().sorted {

@@ -31,7 +31,7 @@ struct HitCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let s = try scene.load()
+        let s = try scene.load(images: .sizeOnly)
         let p = point.point
         let policies: [(String, HitTestPolicy)] = [("tree", .treeOrder), ("coreanimation", .coreAnimation), ("frontmost", .frontmost)]
             .filter { policy == .all || $0.0 == policy.rawValue }

@@ -30,7 +30,7 @@ struct HitMapCommand: ParsableCommand {
     }
 
     func run() throws {
-        let s = try scene.load()
+        let s = try scene.load(images: .sizeOnly)
         let out = URL(fileURLWithPath: output)
         checkWritable(out)
         do {

@@ -24,15 +24,28 @@ struct SceneArgument: ParsableArguments {
     @Flag(help: "Let the scene's images lie outside its folder (refused by default).")
     var allowOutsideImages = false
 
+    @Option(help: ArgumentHelp("The most pixels the scene's images may decode to, all together (4 bytes each; an image shown by several layers counts once).",
+                               valueName: "pixels"))
+    var maxImagePixels: Int = SceneLimits.default.imagePixelBudget
+
+    func validate() throws {
+        guard maxImagePixels > 0 else { throw ValidationError("--max-image-pixels must be a positive whole number.") }
+    }
+
     var limits: SceneLimits {
         var l = SceneLimits()
         l.allowsImagesOutsideSceneFolder = allowOutsideImages
+        // One image is part of the total, so a budget raised past the single-image limit raises that too.
+        l.imagePixelBudget = maxImagePixels
+        l.render.maxImagePixels = max(l.render.maxImagePixels, maxImagePixels)
         return l
     }
 
-    func load() throws -> Scene {
+    /// `images: .sizeOnly` for commands that need only the layers' geometry: no image is decoded.
+    func load(images: ImageLoading = .decode) throws -> Scene {
         do {
-            return try Scene.load(contentsOf: URL(fileURLWithPath: scene), displayName: scene, limits: limits)
+            return try Scene.load(contentsOf: URL(fileURLWithPath: scene), displayName: scene, limits: limits,
+                                  images: images)
         } catch {
             fail(error.issues.count == 1 ? "invalid scene \(scene)" : "invalid scene \(scene) (\(error.issues.count) problems)",
                  details: error.detailedDescription)

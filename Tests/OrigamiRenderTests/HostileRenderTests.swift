@@ -416,9 +416,14 @@ struct HostileFileTests {
         #expect(throws: RenderError.unreadableImage(path: url.path, reason: "it cannot be read")) { _ = try Bitmap(contentsOfPNG: url) }
     }
 
-    @Test("truncated and corrupt PNGs are errors naming the file",
-          arguments: ["empty", "signature only", "cut in IDAT", "bad CRC", "bad zlib", "not a PNG"])
-    func damaged(_ fault: String) throws {
+    @Test("truncated and corrupt PNGs are errors naming the file and the fault",
+          arguments: [("empty", "it is not a PNG file (it is empty)"),
+                      ("signature only", "not a valid PNG (it ends inside its header)"),
+                      ("cut in IDAT", "not a valid PNG (it is cut short)"),
+                      ("bad CRC", "not a valid PNG (its header's checksum is wrong)"),
+                      ("bad zlib", "not a valid PNG (its image data is damaged)"),
+                      ("not a PNG", "it is not a PNG file (it starts with `GIF89a n`)")])
+    func damaged(_ fault: String, _ expected: String) throws {
         let good = [UInt8](Self.tinyPNG())
         var bytes: [UInt8]
         switch fault {
@@ -436,7 +441,7 @@ struct HostileFileTests {
             Issue.record("\(fault): decoding should fail")
         } catch let RenderError.unreadableImage(path, reason) {
             #expect(path == "damaged.png")
-            #expect(reason.hasPrefix("not a valid PNG"), "\(fault): \(reason)")
+            #expect(reason == expected, "\(fault)")
         } catch {
             Issue.record("\(fault): unexpected \(error)")
         }
