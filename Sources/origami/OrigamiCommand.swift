@@ -24,20 +24,24 @@ struct SceneArgument: ParsableArguments {
     @Flag(help: "Let the scene's images lie outside its folder (refused by default).")
     var allowOutsideImages = false
 
-    @Option(help: ArgumentHelp("The most pixels the scene's images may decode to, all together (4 bytes each; an image shown by several layers counts once).",
+    @Option(help: ArgumentHelp("The most pixels the scene's images may decode to, all together, 4 bytes each; an image shown by several layers counts once (default \(SceneLimits.default.imagePixelBudget), at most \(SceneLimits.default.render.maxImagePixels) in one image).",
                                valueName: "pixels"))
-    var maxImagePixels: Int = SceneLimits.default.imagePixelBudget
+    var maxImagePixels: Int?
 
     func validate() throws {
-        guard maxImagePixels > 0 else { throw ValidationError("--max-image-pixels must be a positive whole number.") }
+        if let maxImagePixels, maxImagePixels <= 0 {
+            throw ValidationError("--max-image-pixels must be a positive whole number.")
+        }
     }
 
     var limits: SceneLimits {
         var l = SceneLimits()
         l.allowsImagesOutsideSceneFolder = allowOutsideImages
-        // One image is part of the total, so a budget raised past the single-image limit raises that too.
-        l.imagePixelBudget = maxImagePixels
-        l.render.maxImagePixels = max(l.render.maxImagePixels, maxImagePixels)
+        if let maxImagePixels {
+            // One image is part of the total, so a budget raised past the one-image limit raises that too.
+            l.imagePixelBudget = maxImagePixels
+            l.render.maxImagePixels = max(l.render.maxImagePixels, maxImagePixels)
+        }
         return l
     }
 
