@@ -102,3 +102,20 @@ struct ImageMemoryCommandTests {
         #expect(r.stderr.contains("--max-image-pixels must be a positive whole number."))
     }
 }
+
+@Suite("origami and frames that do not fit in memory, run as a process")
+struct FrameMemoryCommandTests {
+    @Test("a 16384² frame (1 GiB) under an 800 MB address-space limit is an error naming what was asked, not a trap")
+    func frameThatCannotFit() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("origami-cli-frame-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("canvas: {size: [16384, 16384]}\nlayers: [{frame: [0, 0, 10, 10], backgroundColor: red}]\n".utf8)
+            .write(to: dir.appendingPathComponent("s.yaml"))
+        let r = try runLimited(800_000, ["render", "s.yaml", "-o", "out.png"], in: dir)
+        #expect(r.status == 1)
+        // 16384 · 16384 · 4 bytes = 1024 MiB.
+        #expect(r.stderr == "error: cannot render: there is not enough memory for a 16384×16384-pixel frame (1024 MiB)\n")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.png").path))
+    }
+}
