@@ -149,6 +149,42 @@ struct SceneImageMemoryTests {
     }
 }
 
+@Suite("Image cache")
+struct ImageCacheTests {
+    @Test("entries past the capacity are forgotten least recently used first; a failed decode is not kept")
+    func eviction() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var ids: [ImageCache.FileIdentity] = []
+        for name in ["a", "b", "c"] {
+            let url = dir.appendingPathComponent("\(name).png")
+            try PNGFixture.black(width: 8, height: 8).write(to: url)
+            ids.append(try #require(ImageCache.FileIdentity(url)))
+        }
+        // Room for two 8×8 images.
+        let cache = ImageCache(capacity: 128)
+        let eight = try #require(Bitmap(width: 8, height: 8, color: .black))
+        let decodes = Mutex(0)
+        func get(_ i: Int) throws -> Bitmap {
+            try cache.bitmap(for: ids[i]) { decodes.withLock { $0 += 1 }; return eight }
+        }
+        _ = try get(0); _ = try get(1); _ = try get(0)   // a was used last: b is the oldest
+        _ = try get(2)                                   // over capacity: b goes
+        #expect(decodes.withLock { $0 } == 3)
+        _ = try get(0); _ = try get(2)
+        #expect(decodes.withLock { $0 } == 3)
+        _ = try get(1)                                   // a is now the oldest, and goes
+        #expect(decodes.withLock { $0 } == 4)
+        struct Refused: Error {}
+        // A cached image is returned without decoding; an image that failed to decode is tried again.
+        #expect(try cache.bitmap(for: ids[2]) { throw Refused() } == eight)
+        #expect(throws: Refused.self) { _ = try cache.bitmap(for: ids[0]) { throw Refused() } }
+        let fresh = ImageCache(capacity: 128)
+        #expect(throws: Refused.self) { _ = try fresh.bitmap(for: ids[0]) { throw Refused() } }
+        #expect(try fresh.bitmap(for: ids[0]) { eight } == eight)
+    }
+}
+
 @Suite("Scene files: text and image-path messages (issue 13 item 6)")
 struct SceneTextAndPathMessageTests {
     private func decodeIssues(_ text: String, base: URL? = nil, limits: SceneLimits = .default) -> [String] {
