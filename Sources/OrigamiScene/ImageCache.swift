@@ -1,7 +1,7 @@
+import Dispatch
 import Foundation
 import Origami
 import OrigamiRender
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,11 +10,11 @@ import Glibc
 ///
 /// A file is known by what `stat` says of it after following links — device, inode, size, modification and
 /// change times — so a link and its target, or two spellings of one path, share an entry, while a file
-/// rewritten in place (or a new file on a reused inode) is decoded afresh. Decoding holds only that file's
-/// slot, so threads asking for one image wait for a single decode while other files decode alongside.
+/// rewritten in place (or a new file on a reused inode) is decoded afresh. Threads asking for one image wait
+/// for a single decode while other files decode alongside.
 /// Entries beyond `capacity` decoded pixels are forgotten least recently used first (the bitmaps live on in
 /// whatever scene holds them); a failed decode is not remembered.
-final class ImageCache: Sendable {
+final class ImageCache: @unchecked Sendable {   // `state` is only touched under `lock`
     static let shared = ImageCache(capacity: 256 << 20)
 
     /// A file's identity and version, as `stat` reports it.
@@ -32,15 +32,16 @@ final class ImageCache: Sendable {
         }
     }
 
-    private final class Slot: Sendable {
-        let bitmap = Mutex<Bitmap?>(nil)
+    private enum Entry {
+        /// Being decoded by one thread; the others wait on the group (left when the decode ends either way).
+        case decoding(DispatchGroup)
+        case ready(Bitmap, pixels: Int)
     }
 
     private struct State {
-        var slots: [FileIdentity: Slot] = [:]
+        var entries: [FileIdentity: Entry] = [:]
         /// Least recently used first.
         var order: [FileIdentity] = []
-        var pixels: [FileIdentity: Int] = [:]
         var cachedPixels = 0
         /// Decodes per file since the process started (for tests: never forgotten).
         var decodes: [FileIdentity: Int] = [:]
@@ -49,50 +50,74 @@ final class ImageCache: Sendable {
             if let i = order.lastIndex(of: id) { order.remove(at: i) }
             order.append(id)
         }
+
+        mutating func forget(_ id: FileIdentity) {
+            if case let .ready(_, pixels)? = entries[id] { cachedPixels -= pixels }
+            entries[id] = nil
+            if let i = order.lastIndex(of: id) { order.remove(at: i) }
+        }
     }
 
     let capacity: Int
-    private let state = Mutex(State())
+    /// Held only to read or change the table, never during a decode (which can take a second).
+    ///
+    /// An `NSLock` (a pthread mutex) rather than `Synchronization.Mutex`: on Linux a contended `Mutex` waits and
+    /// hands over in the kernel (a priority-inheriting futex, in the uninstrumented library), so ThreadSanitizer
+    /// sees no ordering between the threads and reports the table as raced — here one run in five of the
+    /// concurrent-load test, which would break `make check`. ThreadSanitizer understands pthread mutexes.
+    private let lock = NSLock()
+    private var state = State()
 
     init(capacity: Int) { self.capacity = capacity }
 
-    /// The decoded image of the file `id` names: from the cache, or made by `decode` (once, however many threads
-    /// ask at the same time).
-    func bitmap(for id: FileIdentity, decode: () throws -> Bitmap) throws -> Bitmap {
-        let slot = state.withLock { s -> Slot in
-            s.touch(id)
-            if let slot = s.slots[id] { return slot }
-            let slot = Slot()
-            s.slots[id] = slot
-            return slot
-        }
-        return try slot.bitmap.withLock { cached -> Bitmap in
-            if let cached { return cached }
-            let made = try decode()
-            cached = made
-            didDecode(made, id: id, slot: slot)
-            return made
-        }
+    private func withState<T>(_ body: (inout State) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&state)
     }
 
-    /// Counts the decode and forgets the least recently used other entries while over capacity. Called with the
-    /// slot's lock held; `state`'s lock never waits for a slot's, so the two cannot deadlock.
-    private func didDecode(_ bitmap: Bitmap, id: FileIdentity, slot: Slot) {
-        state.withLock { s in
-            s.decodes[id, default: 0] += 1
-            // The slot may have been forgotten while it decoded: keep it only if it is still the file's slot.
-            guard s.slots[id] === slot else { return }
-            let size = bitmap.width * bitmap.height
-            s.cachedPixels += size - (s.pixels[id] ?? 0)
-            s.pixels[id] = size
-            var i = 0
-            while s.cachedPixels > capacity, i < s.order.count {
-                let old = s.order[i]
-                guard old != id, let oldSize = s.pixels[old] else { i += 1; continue }
-                s.order.remove(at: i)
-                s.slots[old] = nil
-                s.pixels[old] = nil
-                s.cachedPixels -= oldSize
+    /// The decoded image of the file `id` names: from the cache, or made by `decode` — once, however many
+    /// threads ask at the same time (the others wait for it; if it fails, the next one tries).
+    func bitmap(for id: FileIdentity, decode: () throws -> Bitmap) throws -> Bitmap {
+        enum Next { case have(Bitmap), wait(DispatchGroup), make(DispatchGroup) }
+        while true {
+            let next = withState { s -> Next in
+                s.touch(id)
+                switch s.entries[id] {
+                case let .ready(bitmap, _)?: return .have(bitmap)
+                case let .decoding(group)?: return .wait(group)
+                case nil:
+                    let group = DispatchGroup()
+                    group.enter()
+                    s.entries[id] = .decoding(group)
+                    return .make(group)
+                }
+            }
+            switch next {
+            case let .have(bitmap): return bitmap
+            case let .wait(group): group.wait()
+            case let .make(group):
+                defer { group.leave() }
+                do {
+                    let bitmap = try decode()
+                    withState { s in
+                        s.decodes[id, default: 0] += 1
+                        let pixels = bitmap.width * bitmap.height
+                        s.entries[id] = .ready(bitmap, pixels: pixels)
+                        s.cachedPixels += pixels
+                        // Forget the least recently used other images while over capacity.
+                        var i = 0
+                        while s.cachedPixels > capacity, i < s.order.count {
+                            let old = s.order[i]
+                            guard old != id, case .ready? = s.entries[old] else { i += 1; continue }
+                            s.forget(old)
+                        }
+                    }
+                    return bitmap
+                } catch {
+                    withState { $0.forget(id) }
+                    throw error
+                }
             }
         }
     }
@@ -100,6 +125,6 @@ final class ImageCache: Sendable {
     /// How many times the file at `url` (as it is now) has been decoded by this process.
     func decodeCount(of url: URL) -> Int {
         guard let id = FileIdentity(url) else { return 0 }
-        return state.withLock { $0.decodes[id] ?? 0 }
+        return withState { $0.decodes[id] ?? 0 }
     }
 }

@@ -60,15 +60,19 @@ struct SceneImageMemoryTests {
         let dir = try folder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let image = dir.appendingPathComponent("shared.png")
-        try PNGFixture.black(width: 400, height: 400).write(to: image)
+        // Large enough (16 MB decoded) that the threads overlap: three of them wait for the first one's decode.
+        try PNGFixture.black(width: 2000, height: 2000).write(to: image)
         let url = try scene(Array(repeating: "shared.png", count: 3), in: dir)
         let text = try String(contentsOf: url, encoding: .utf8)
-        let widths = Mutex<[Int]>([])
-        DispatchQueue.concurrentPerform(iterations: 4) { _ in
-            let w = (try? Scene.decode(text, baseURL: dir))?.layer(named: "l2")?.contents?.width ?? 0
-            widths.withLock { $0.append(w) }
+        // Each thread writes its own slot, so the test itself needs no lock.
+        var widths = [Int](repeating: 0, count: 4)
+        widths.withUnsafeMutableBufferPointer { out in
+            nonisolated(unsafe) let out = out
+            DispatchQueue.concurrentPerform(iterations: 4) { i in
+                out[i] = (try? Scene.decode(text, baseURL: dir))?.layer(named: "l2")?.contents?.width ?? 0
+            }
         }
-        #expect(widths.withLock { $0 } == [400, 400, 400, 400])
+        #expect(widths == [2000, 2000, 2000, 2000])
         #expect(ImageCache.shared.decodeCount(of: image) == 1)
     }
 
@@ -146,6 +150,27 @@ struct SceneImageMemoryTests {
         #expect(issues(try scene(["cut.png"], in: dir)) == [
             "s.yaml:3:26: layers[0].contents: cannot read image `cut.png`: not a valid PNG (it is cut short)",
         ])
+    }
+}
+
+@Suite("Scene images that are not files")
+struct SceneImageFileTypeTests {
+    @Test("a FIFO or a folder named .png is refused, located, without reading it (a FIFO would block forever)",
+          arguments: ["fifo", "folder"])
+    func notARegularFile(_ kind: String) throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("x.png")
+        if kind == "fifo" {
+            try #require(mkfifo(url.path, 0o600) == 0)
+        } else {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+        }
+        for loading in [ImageLoading.decode, .sizeOnly] {
+            #expect(issues(try scene(["x.png"], in: dir), images: loading) == [
+                "s.yaml:3:26: layers[0].contents: cannot read image `x.png`: it is not a regular file",
+            ])
+        }
     }
 }
 

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a PNG's first 33 bytes declare: the signature and the IHDR chunk, checked (length, checksum, field
 /// values) without decoding anything. Reading it costs one small read, so the size of every image a scene
@@ -45,8 +48,13 @@ public struct PNGHeader: Hashable, Sendable {
     }
 
     /// Reads only the header of the file at `url` (at most 33 bytes). Throws `RenderError.unreadableImage`
-    /// naming the file when it is missing, unreadable, not a PNG or has a damaged header.
+    /// naming the file when it is missing, not a regular file (a FIFO would block the read forever, a device
+    /// never end), unreadable, not a PNG or has a damaged header.
     public init(contentsOf url: URL) throws(RenderError) {
+        var info = stat()
+        if stat(url.path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {   // after following links
+            throw .unreadableImage(path: url.path, reason: "it is not a regular file")
+        }
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             throw .unreadableImage(path: url.path, reason: FileManager.default.fileExists(atPath: url.path)
                                    ? "it cannot be read" : "no such file")
