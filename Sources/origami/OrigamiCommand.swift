@@ -24,7 +24,7 @@ struct SceneArgument: ParsableArguments {
     @Flag(help: "Let the scene's images lie outside its folder (refused by default).")
     var allowOutsideImages = false
 
-    @Option(help: ArgumentHelp("The most pixels the scene's images may decode to, all together, 4 bytes each; an image shown by several layers counts once (default \(SceneLimits.default.imagePixelBudget), at most \(SceneLimits.default.render.maxImagePixels) in one image).",
+    @Option(help: ArgumentHelp("The most pixels the scene's images may decode to, all together (4 bytes each; an image shown by several layers counts once). Default \(SceneLimits.default.imagePixelBudget) in all and \(SceneLimits.default.render.maxImagePixels) in one image; a larger value given here raises both.",
                                valueName: "pixels"))
     var maxImagePixels: Int?
 

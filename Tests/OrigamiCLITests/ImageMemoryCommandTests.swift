@@ -95,6 +95,28 @@ struct ImageMemoryCommandTests {
         #expect(accepted.status == 0, "\(accepted.stderr)")
     }
 
+    @Test("one image over the 64 Mpx one-image limit is refused, naming the option, and accepted once it is raised")
+    func oneLargeImage() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("origami-cli-one-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // 9000 × 8000 = 72 000 000 pixels: over 64 Mi = 67 108 864, under the 256 Mi budget.
+        try PNGFixture.black(width: 9000, height: 8000).write(to: dir.appendingPathComponent("wide.png"))
+        try Data("canvas: {size: [10, 10]}\nlayers: [{contents: wide.png}]\n".utf8).write(to: dir.appendingPathComponent("s.yaml"))
+        let refused = try OrigamiCommand.run(["inspect", "s.yaml"], in: dir)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.split(separator: "\n").dropFirst().first == "s.yaml:2:21: layers[0].contents: cannot read image `wide.png`: cannot decode: the image has 72000000 pixels, over the limit of 67108864 (RenderLimits.maxImagePixels); raise the budget with --max-image-pixels (SceneLimits.imagePixelBudget); an image shown by several layers counts once")
+        let accepted = try OrigamiCommand.run(["inspect", "s.yaml", "--max-image-pixels", "72000000"], in: dir)
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+    }
+
+    @Test("the option is in every scene-reading subcommand's help", arguments: ["render", "sweep", "hit", "hitmap", "inspect"])
+    func help(_ command: String) throws {
+        let r = try OrigamiCommand.run([command, "--help"])
+        #expect(r.stdout.contains("--max-image-pixels <pixels>"))
+        #expect(r.stdout.contains("Default 268435456 in all and"))
+    }
+
     @Test("--max-image-pixels refuses zero and negative budgets")
     func badBudget() throws {
         let r = try OrigamiCommand.run(["inspect", "Models/lit-cube.yaml", "--max-image-pixels", "0"])
