@@ -27,8 +27,8 @@ final class SceneImages {
     let loading: ImageLoading
     let limits: SceneLimits
     let cache: ImageCache
-    /// The files this scene has read, with their decoded image once there is one.
-    private var seen: [ImageCache.FileIdentity: Bitmap?] = [:]
+    /// The files this scene has read: the pixels their headers declare, and the decoded image once there is one.
+    private var seen: [ImageCache.FileIdentity: (pixels: Int, bitmap: Bitmap?)] = [:]
     private var pixels = 0
 
     init(_ loading: ImageLoading, limits: SceneLimits, cache: ImageCache = .shared) {
@@ -52,7 +52,7 @@ final class SceneImages {
             }
         }
         guard let id = ImageCache.FileIdentity(url) else { throw problem("it cannot be read") }
-        if let known = seen[id], let bitmap = known { return bitmap }
+        if let bitmap = seen[id]?.bitmap { return bitmap }
         if seen[id] == nil {
             guard id.size <= Int64(limits.render.maxImageBytes) else {
                 throw reason(RenderError.limitExceeded(limit: "maxImageBytes", value: Int(id.size),
@@ -72,12 +72,15 @@ final class SceneImages {
                 throw Problem(message: "image `\(name)` has \(size), \(over)", hint: Self.budgetHint)
             }
             pixels += header.pixelCount
-            seen[id] = .some(nil)
+            seen[id] = (header.pixelCount, nil)
         }
-        guard loading == .decode else { return nil }
+        guard loading == .decode, let declared = seen[id]?.pixels else { return nil }
+        // The decode may not exceed what the header promised, even if the file is replaced in between.
+        var decodeLimits = limits.render
+        decodeLimits.maxImagePixels = min(decodeLimits.maxImagePixels, declared)
         do {
-            let bitmap = try cache.bitmap(for: id) { try Bitmap(contentsOfPNG: url, limits: limits.render) }
-            seen[id] = bitmap
+            let bitmap = try cache.bitmap(for: id) { try Bitmap(contentsOfPNG: url, limits: decodeLimits) }
+            seen[id]?.bitmap = bitmap
             return bitmap
         } catch { throw reason(error) }
     }
