@@ -32,14 +32,12 @@ final class ImageCache: @unchecked Sendable {   // `state` is only touched under
         }
     }
 
-    private enum Entry {
-        /// Being decoded by one thread; the others wait on the group (left when the decode ends either way).
-        case decoding(DispatchGroup)
-        case ready(Bitmap, pixels: Int)
-    }
-
+    // Two tables rather than one of an enum: a multi-payload enum keeps its case in the pointer's spare bits,
+    // which hides the bitmaps from LeakSanitizer (the fuzzer then reports the cache as a leak).
     private struct State {
-        var entries: [FileIdentity: Entry] = [:]
+        var decoded: [FileIdentity: Bitmap] = [:]
+        /// Files being decoded by one thread; the others wait on the group (left when the decode ends either way).
+        var decoding: [FileIdentity: DispatchGroup] = [:]
         /// Least recently used first.
         var order: [FileIdentity] = []
         var cachedPixels = 0
@@ -52,8 +50,8 @@ final class ImageCache: @unchecked Sendable {   // `state` is only touched under
         }
 
         mutating func forget(_ id: FileIdentity) {
-            if case let .ready(_, pixels)? = entries[id] { cachedPixels -= pixels }
-            entries[id] = nil
+            if let old = decoded.removeValue(forKey: id) { cachedPixels -= old.width * old.height }
+            decoding[id] = nil
             if let i = order.lastIndex(of: id) { order.remove(at: i) }
         }
     }
@@ -83,15 +81,12 @@ final class ImageCache: @unchecked Sendable {   // `state` is only touched under
         while true {
             let next = withState { s -> Next in
                 s.touch(id)
-                switch s.entries[id] {
-                case let .ready(bitmap, _)?: return .have(bitmap)
-                case let .decoding(group)?: return .wait(group)
-                case nil:
-                    let group = DispatchGroup()
-                    group.enter()
-                    s.entries[id] = .decoding(group)
-                    return .make(group)
-                }
+                if let bitmap = s.decoded[id] { return .have(bitmap) }
+                if let group = s.decoding[id] { return .wait(group) }
+                let group = DispatchGroup()
+                group.enter()
+                s.decoding[id] = group
+                return .make(group)
             }
             switch next {
             case let .have(bitmap): return bitmap
@@ -102,14 +97,14 @@ final class ImageCache: @unchecked Sendable {   // `state` is only touched under
                     let bitmap = try decode()
                     withState { s in
                         s.decodes[id, default: 0] += 1
-                        let pixels = bitmap.width * bitmap.height
-                        s.entries[id] = .ready(bitmap, pixels: pixels)
-                        s.cachedPixels += pixels
+                        s.decoding[id] = nil
+                        s.decoded[id] = bitmap
+                        s.cachedPixels += bitmap.width * bitmap.height
                         // Forget the least recently used other images while over capacity.
                         var i = 0
                         while s.cachedPixels > capacity, i < s.order.count {
                             let old = s.order[i]
-                            guard old != id, case .ready? = s.entries[old] else { i += 1; continue }
+                            guard old != id, s.decoded[old] != nil else { i += 1; continue }
                             s.forget(old)
                         }
                     }
