@@ -15,6 +15,10 @@ do {
         try SweepBenchmarks.child(parallel: mode == "parallel", count: Int(option(mode) ?? "") ?? 100)
         exit(0)
     }
+    if let scene = option("--image-child") {
+        try ImageBenchmarks.child(scene: scene, mode: option(scene) ?? "render")
+        exit(0)
+    }
     if let name = option("--profile") {
         // For perf/callgrind: one subject in a loop, no baseline, no set-up of the other benchmarks.
         try Profile.run(name, iterations: Int(option("--iterations") ?? "") ?? 50)
@@ -30,6 +34,7 @@ do {
     try OutputBenchmarks.run(harness, origami: option("--origami"), models: option("--models") ?? "Models")
     try SweepBenchmarks.run(harness)
     try PolyhedronBenchmarks.run(harness, origami: option("--origami"))
+    try ImageBenchmarks.run(harness)
     print(harness.table())
     print("\nTotal benchmark time: \(format(ContinuousClock.now - started)). Ratio = median ÷ baseline median (same run).")
 } catch {

@@ -32,6 +32,10 @@ public struct SceneLimits: Hashable, Sendable {
     public var maxPolyhedronFaces = 10_000
     /// Image sizes (and the render limits a scene's images are decoded within).
     public var render = RenderLimits.default
+    /// Decoded pixels of all the scene's images together (4 bytes each: 256 Mpx is 1 GiB, as much as the
+    /// largest canvas), each file counted once however many layers show it. Checked from each image's header
+    /// before anything is decoded; `origami`'s `--max-image-pixels` sets it.
+    public var imagePixelBudget = 256 * 1024 * 1024
     /// Whether `contents` may name an image outside the scene file's folder (refused by default, so a scene
     /// from elsewhere cannot read arbitrary files).
     public var allowsImagesOutsideSceneFolder = false
@@ -73,21 +77,22 @@ public final class Scene {
 extension Scene {
     /// Reads and decodes a scene file (YAML, or JSON, which is read as YAML). Throws `SceneError` naming the
     /// file, line, column and key path of every problem found.
-    /// `displayName` is how messages name the file (default: its path).
-    public static func load(contentsOf url: URL, displayName: String? = nil,
-                            limits: SceneLimits = .default) throws(SceneError) -> Scene {
+    /// `displayName` is how messages name the file (default: its path); `images` says whether the layers'
+    /// images are decoded or only their headers read.
+    public static func load(contentsOf url: URL, displayName: String? = nil, limits: SceneLimits = .default,
+                            images: ImageLoading = .decode) throws(SceneError) -> Scene {
         let text = try SceneDescription.read(url, displayName: displayName, limits: limits)
         return try decode(text, file: displayName ?? url.path, baseURL: url.deletingLastPathComponent(), url: url,
-                          limits: limits)
+                          limits: limits, images: images)
     }
 
     /// Decodes scene text. `baseURL` is where relative image paths are resolved.
     public static func decode(
         _ text: String, file: String = "<scene>", baseURL: URL? = nil, url: URL? = nil,
-        limits: SceneLimits = .default
+        limits: SceneLimits = .default, images: ImageLoading = .decode
     ) throws(SceneError) -> Scene {
         let (description, solids) = try SceneDescription.decodeKeepingSolids(text, file: file, baseURL: baseURL, url: url,
-                                                                             limits: limits)
+                                                                             limits: limits, images: images)
         return try description.instantiate(reusing: solids)
     }
 }
@@ -129,14 +134,14 @@ extension SceneDescription {
     /// Decodes scene text. `baseURL` is where relative image paths are resolved.
     public static func decode(
         _ text: String, file: String = "<scene>", baseURL: URL? = nil, url: URL? = nil,
-        limits: SceneLimits = .default
+        limits: SceneLimits = .default, images: ImageLoading = .decode
     ) throws(SceneError) -> SceneDescription {
-        try decodeKeepingSolids(text, file: file, baseURL: baseURL, url: url, limits: limits).0
+        try decodeKeepingSolids(text, file: file, baseURL: baseURL, url: url, limits: limits, images: images).0
     }
 
     /// The description, and the solids built while checking it (by key path) for a first instantiation to use.
     static func decodeKeepingSolids(
-        _ text: String, file: String, baseURL: URL?, url: URL?, limits: SceneLimits
+        _ text: String, file: String, baseURL: URL?, url: URL?, limits: SceneLimits, images: ImageLoading
     ) throws(SceneError) -> (SceneDescription, [String: Solid]) {
         SceneDecodeCounter.record(file)
         let reader = SceneReader(file: file)
@@ -153,7 +158,7 @@ extension SceneDescription {
                                                  message: "the scene is empty", hint: "a scene needs at least `canvas` and `layers`")],
                              source: text)
         }
-        var builder = SceneBuilder(reader: reader, baseURL: baseURL, limits: limits)
+        var builder = SceneBuilder(reader: reader, baseURL: baseURL, limits: limits, images: images)
         let description = builder.build(SceneValue(node: node, path: "", reader: reader), url: url,
                                         summary: summary(of: text), source: text)
         guard reader.issues.isEmpty, let description else {

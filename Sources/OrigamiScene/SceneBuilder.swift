@@ -8,16 +8,18 @@ struct SceneBuilder {
     let reader: SceneReader
     let baseURL: URL?
     let limits: SceneLimits
+    let images: SceneImages
     private var layerCount = 0
     private var usedNames: [String: String] = [:]   // name → key path of its first use
     /// Every image file `contents` names, so outputs can refuse to replace one.
-    private var images: [URL] = []
+    private var imageURLs: [URL] = []
     /// The solids built to check the file, by key path: the first instantiation can use them rather than build
     /// each again (a polyhedron's build is not cheap).
     private(set) var builtSolids: [String: Solid] = [:]
 
-    init(reader: SceneReader, baseURL: URL?, limits: SceneLimits) {
+    init(reader: SceneReader, baseURL: URL?, limits: SceneLimits, images: ImageLoading = .decode) {
         self.reader = reader; self.baseURL = baseURL; self.limits = limits
+        self.images = SceneImages(images, limits: limits)
     }
 
     static let topKeys = ["canvas", "layers", "sweep"]
@@ -51,7 +53,7 @@ struct SceneBuilder {
         let sweep = object["sweep"].map(readSweep) ?? []
         guard let canvas else { return nil }
         return SceneDescription(url: url, file: reader.file, canvas: canvas, layers: layers, summary: summary,
-                                sweep: sweep, source: source, images: images)
+                                sweep: sweep, source: source, images: imageURLs)
     }
 
     /// `sweep:` maps parameter paths to lists of values, read as the YAML values they are: numbers, words,
@@ -225,7 +227,7 @@ struct SceneBuilder {
 
     private func readText(_ o: SceneObject) -> [LayerSetting] {
         var t: [LayerSetting] = []
-        if let s = o["string"]?.string() { t.append(.string(s)) }
+        if let v = o["string"], let s = readTextString(v) { t.append(.string(s)) }
         if let s = o["fontFamily"]?.string() { t.append(.fontFamily(s)) }
         if let v = o["fontSize"]?.number(in: 0.1...10_000, what: "fontSize") { t.append(.fontSize(v)) }
         if let v = o["fontWeight"]?.choice(TextLayer.Weight.allCases.map(\.rawValue)) { t.append(.fontWeight(TextLayer.Weight(rawValue: v) ?? .regular)) }
@@ -236,14 +238,33 @@ struct SceneBuilder {
         return t
     }
 
+    /// A text layer's string, refused where it is written when the renderer could not draw all of it: over
+    /// `maxTextBytes`, or holding a NUL (Cairo's text calls take C strings, so everything after it would vanish).
+    private func readTextString(_ value: SceneValue) -> String? {
+        guard let s = value.string() else { return nil }
+        let bytes = s.utf8.count
+        guard bytes <= limits.render.maxTextBytes else {
+            return value.fail("the text has \(bytes) bytes, over the limit of \(limits.render.maxTextBytes)",
+                              hint: "split it among several text layers")
+        }
+        guard !s.utf8.contains(0) else {
+            return value.fail("the text contains a NUL character", hint: "remove the `\\0` (or `\\x00`) from the string")
+        }
+        return s
+    }
+
     private mutating func readContents(_ value: SceneValue, into layer: inout LayerDescription) {
         guard let path = value.string() else { return }
+        guard !path.isEmpty else {
+            reader.report(value, "empty image path", hint: "name a PNG file, relative to the scene file's folder")
+            return
+        }
         guard let url = resolve(path, at: value) else { return }
         guard FileManager.default.fileExists(atPath: url.path) else {
             reader.report(value, "image `\(path)` not found", hint: "paths are relative to the scene file's folder")
             return
         }
-        images.append(url)
+        imageURLs.append(url)
         imageLoader(url, value, &layer)
     }
 
@@ -257,20 +278,19 @@ struct SceneBuilder {
         let root = realBase.hasSuffix("/") ? realBase : realBase + "/"
         guard url.resolvingSymlinksInPath().path.hasPrefix(root) else {
             reader.report(value, "image path `\(path)` leaves the scene's folder",
-                          hint: "keep images beside the scene file (or allow images outside it)")
+                          hint: "keep images beside the scene file, or pass --allow-outside-images")
             return nil
         }
         return url
     }
 
-    /// Decodes a PNG into the layer's `contents`, reporting a corrupt or unreadable file at `value`.
+    /// Sets the layer's `contents` from the image (decoded once per file, or only its header read, as the load
+    /// asks), reporting a corrupt, unreadable or over-budget file at `value`.
     private func imageLoader(_ url: URL, _ value: SceneValue, _ layer: inout LayerDescription) {
         do {
-            layer.settings.append(.contents(try Bitmap(contentsOfPNG: url, limits: limits.render)))
-        } catch let RenderError.unreadableImage(_, reason) {
-            reader.report(value, "cannot read image `\(url.lastPathComponent)`: \(reason)")
+            if let bitmap = try images.image(at: url, name: url.lastPathComponent) { layer.settings.append(.contents(bitmap)) }
         } catch {
-            reader.report(value, "cannot read image `\(url.lastPathComponent)`: \(error)")
+            reader.report(value, error.message, hint: error.hint)
         }
     }
 

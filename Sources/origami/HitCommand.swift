@@ -56,7 +56,7 @@ struct HitCommand: ParsableCommand {
 
     func run() throws {
         guard let p = point?.point else { fail("no point given") }   // validate() has made sure of one
-        let s = try scene.load()
+        let s = try scene.load(images: .sizeOnly)
         let policies: [(String, HitTestPolicy)] = [("tree", .treeOrder), ("coreanimation", .coreAnimation), ("frontmost", .frontmost)]
             .filter { policy == .all || $0.0 == policy.rawValue }
         let tree = PresentationTree(s.root)

@@ -33,7 +33,7 @@ struct HitMapCommand: ParsableCommand {
     func run() throws {
         let out = URL(fileURLWithPath: output)
         _ = checkedFormat(out, allowed: [.png], writer: "hitmap")
-        let s = try scene.load()
+        let s = try scene.load(images: .sizeOnly)
         checkWritable(out, protecting: s)
         do {
             let tree = PresentationTree(s.root, placement: .canvas)

@@ -34,20 +34,34 @@ struct SceneArgument: ParsableArguments {
     @Option(help: ArgumentHelp("The most faces a polyhedron solid may have.", valueName: "n"))
     var maxPolyhedronFaces = SceneLimits.default.maxPolyhedronFaces
 
+    @Option(help: ArgumentHelp("The most pixels the scene's images may decode to, all together (4 bytes each; an image shown by several layers counts once). Default \(SceneLimits.default.imagePixelBudget) in all and \(SceneLimits.default.render.maxImagePixels) in one image; a larger value given here raises both.",
+                               valueName: "pixels"))
+    var maxImagePixels: Int?
+
     func validate() throws {
         guard maxPolyhedronFaces >= 4 else { throw ValidationError("--max-polyhedron-faces must be at least 4.") }
+        if let maxImagePixels, maxImagePixels <= 0 {
+            throw ValidationError("--max-image-pixels must be a positive whole number.")
+        }
     }
 
     var limits: SceneLimits {
         var l = SceneLimits()
         l.allowsImagesOutsideSceneFolder = allowOutsideImages
         l.maxPolyhedronFaces = maxPolyhedronFaces
+        if let maxImagePixels {
+            // One image is part of the total, so a budget raised past the one-image limit raises that too.
+            l.imagePixelBudget = maxImagePixels
+            l.render.maxImagePixels = max(l.render.maxImagePixels, maxImagePixels)
+        }
         return l
     }
 
-    func load() throws -> Scene {
+    /// `images: .sizeOnly` for commands that need only the layers' geometry: no image is decoded.
+    func load(images: ImageLoading = .decode) throws -> Scene {
         do {
-            return try Scene.load(contentsOf: URL(fileURLWithPath: scene), displayName: scene, limits: limits)
+            return try Scene.load(contentsOf: URL(fileURLWithPath: scene), displayName: scene, limits: limits,
+                                  images: images)
         } catch {
             reject(error)
         }

@@ -98,14 +98,14 @@ struct HitMapTests {
     @Test("a legend that could not fit is refused before any pixel is hit-tested")
     func legendLimit() throws {
         try HitMap.checkLimits(tree: PresentationTree(Self.manyLayers(739)), size: CGSize(width: 100, height: 100), scale: 1)
-        #expect(throws: RenderError.limitExceeded(limit: "hitMapLegendRows", value: 741, maximum: 740)) {
+        #expect(throws: RenderError.limitExceeded(limit: .hitMapLegendRows, value: 741, maximum: 740)) {
             try HitMap.checkLimits(tree: PresentationTree(Self.manyLayers(740)), size: CGSize(width: 100, height: 100), scale: 1)
         }
-        let error = RenderError.limitExceeded(limit: "hitMapLegendRows", value: 1001, maximum: 740)
+        let error = RenderError.limitExceeded(limit: .hitMapLegendRows, value: 1001, maximum: 740)
         #expect(error.description == "cannot draw the hit map: its legend could have to list 1001 layers, over the limit of 740; "
             + "hit-map a smaller part of the scene, or ask `origami hit` at single points")
         // The legend adds 300 pixels to the map's width: a 16100-pixel map fits alone, not with its legend.
-        #expect(throws: RenderError.limitExceeded(limit: "maxCanvasSide", value: 16400, maximum: 16384)) {
+        #expect(throws: RenderError.limitExceeded(limit: .maxCanvasSide, value: 16400, maximum: 16384)) {
             try HitMap.checkLimits(tree: PresentationTree(Self.manyLayers(1)), size: CGSize(width: 16100, height: 10), scale: 1)
         }
     }

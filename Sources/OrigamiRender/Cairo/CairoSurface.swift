@@ -24,8 +24,15 @@ final class CairoSurface {
         guard width > 0, height > 0, width <= 32767, height <= 32767 else {
             throw RenderError.invalidCanvas("an image of \(width)×\(height) pixels is outside 1…32767")
         }
-        try self.init(taking: cairo_image_surface_create(format, Int32(width), Int32(height)),
-                      operation: "cairo_image_surface_create")
+        let handle = cairo_image_surface_create(format, Int32(width), Int32(height))
+        // Cairo reports a failed allocation as a status, like any other; say what could not be had.
+        if let handle, cairo_surface_status(handle) == CAIRO_STATUS_NO_MEMORY {
+            cairo_surface_destroy(handle)
+            let bytes = Int(cairo_format_stride_for_width(format, Int32(width))) * height
+            throw RenderError.invalidCanvas("there is not enough memory for a \(width)×\(height)-pixel drawing "
+                                            + "surface (\(MemoryProbe.describe(bytes: bytes)))")
+        }
+        try self.init(taking: handle, operation: "cairo_image_surface_create")
     }
 
     deinit {

@@ -11,10 +11,9 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     case unreadableImage(path: String, reason: String)
     /// The output could not be written; `path` names the destination. No partial file is left.
     case writeFailed(path: String, reason: String)
-    /// A tree or canvas over one of `RenderLimits`: `limit` names the property (`maxDepth`, `maxLayers`,
-    /// `maxCanvasSide`, `maxCanvasPixels`, `maxTextBytes`, `maxImageSide`, `maxImagePixels`, `maxImageBytes`), `value` is what was
-    /// asked for. Thrown before anything is allocated for the render or the image.
-    case limitExceeded(limit: String, value: Int, maximum: Int)
+    /// A tree, canvas or image over one of `RenderLimits` (`limit`); `value` is what was asked for. Thrown before
+    /// anything is allocated for the render or the image.
+    case limitExceeded(limit: RenderLimit, value: Int, maximum: Int)
     /// A layer's `lighting` cannot be used (`Lighting.validate()` failed): refused rather than rendered unlit.
     case invalidLighting(layer: String, reason: LightingError)
 
@@ -26,7 +25,7 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
         case let .writeFailed(path, reason): return "cannot write \(path): \(reason)"
         case let .invalidLighting(layer, reason): return "cannot render: the lighting of \(layer) is invalid: \(reason)"
         case let .limitExceeded(limit, value, maximum):
-            return "\(RenderLimits.phrase(limit, value)), over the limit of \(maximum)" + (RenderLimits.remedy(limit).map { "; \($0)" } ?? "")
+            return "\(limit.phrase(value)), over the limit of \(maximum); \(limit.remedy)"
         }
     }
 

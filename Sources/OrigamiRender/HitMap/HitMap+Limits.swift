@@ -28,7 +28,7 @@ extension HitMap {
         let legend = legendSize(mapWidth: map.width, mapHeight: map.height, entries: layers)
         guard legend.height <= Double(limits.maxCanvasSide) else {
             let rows = Int((Double(limits.maxCanvasSide) - 2 * legendPadding) / legendRow) - 3
-            throw RenderError.limitExceeded(limit: "hitMapLegendRows", value: layers, maximum: rows)
+            throw RenderError.limitExceeded(limit: .hitMapLegendRows, value: layers, maximum: rows)
         }
         // The legend's own size, at the 1 pixel per point it is drawn at.
         _ = try limits.pixelSize(legend, scale: 1, supersample: 1)

@@ -10,8 +10,16 @@ extension Bitmap {
         try self.init(contentsOfPNG: url, limits: .default)
     }
 
-    /// Decodes PNG bytes; `name` is what errors call the source.
+    /// Decodes PNG bytes; `name` is what errors call the source. Bytes that are not a PNG are named by what
+    /// they start with; a decode that would not fit in memory (the Cairo surface and the pixel array, both
+    /// `4·width·height` bytes, are held at once) is an error saying so, never a trap.
     public init(pngData: Data, name: String = "<data>") throws {
+        let header = try PNGHeader(pngData, name: name)
+        let bytes = 4 * header.pixelCount
+        guard MemoryProbe.canAllocate(bytes, bytes) else {
+            throw RenderError.unreadableImage(path: name, reason: "there is not enough memory to decode its "
+                + "\(header.width)×\(header.height) pixels (\(MemoryProbe.describe(bytes: 2 * bytes)))")
+        }
         final class Reader { let data: Data; var offset = 0; init(_ d: Data) { data = d } }
         let reader = Reader(pngData)
         let handle = cairo_image_surface_create_from_png_stream({ closure, buffer, length in
@@ -23,31 +31,41 @@ extension Bitmap {
             r.offset += n
             return CAIRO_STATUS_SUCCESS
         }, Unmanaged.passUnretained(reader).toOpaque())
+        let readStatus = handle.map(cairo_surface_status)
         let surface: CairoSurface
         do {
             surface = try CairoSurface(taking: handle, operation: "cairo_image_surface_create_from_png_stream")
-        } catch {
-            throw RenderError.unreadableImage(path: name, reason: "not a valid PNG (\(error))")
+        } catch let RenderError.cairo(_, status) {
+            // Cairo reports every libpng error as "out of memory" (its guess at the likeliest one); the memory
+            // was probed above, so that status here means damaged data. A read error is our reader running out.
+            let why = switch readStatus {
+            case CAIRO_STATUS_NO_MEMORY?: "its image data is damaged"
+            case CAIRO_STATUS_READ_ERROR?: "it is cut short"
+            default: status
+            }
+            throw RenderError.unreadableImage(path: name, reason: "not a valid PNG (\(why))")
         }
         let width = surface.width, height = surface.height
         let format = cairo_image_surface_get_format(surface.handle)
-        var pixels = [UInt32](repeating: 0, count: width * height)
-        try surface.withPixels { data, stride in
-            for y in 0..<height {
-                for x in 0..<width {
+        guard [CAIRO_FORMAT_ARGB32, CAIRO_FORMAT_RGB24, CAIRO_FORMAT_A8].contains(format), width > 0, height > 0 else {
+            throw RenderError.unreadableImage(path: name, reason: "empty image")
+        }
+        let pixels = try surface.withPixels { data, stride in
+            [UInt32](unsafeUninitializedCapacity: width * height) { out, count in
+                for y in 0..<height {
                     let row = data + y * stride
+                    let line = out.baseAddress! + y * width
                     switch format {
                     case CAIRO_FORMAT_ARGB32:
-                        pixels[y * width + x] = UnsafeRawPointer(row).assumingMemoryBound(to: UInt32.self)[x]
+                        UnsafeMutableRawPointer(line).copyMemory(from: row, byteCount: 4 * width)
                     case CAIRO_FORMAT_RGB24:
-                        pixels[y * width + x] = UnsafeRawPointer(row).assumingMemoryBound(to: UInt32.self)[x] | 0xFF00_0000
-                    case CAIRO_FORMAT_A8:
-                        let a = UInt32(row[x])
-                        pixels[y * width + x] = a << 24
-                    default:
-                        break
+                        let source = UnsafeRawPointer(row).assumingMemoryBound(to: UInt32.self)
+                        for x in 0..<width { line[x] = source[x] | 0xFF00_0000 }
+                    default: // A8
+                        for x in 0..<width { line[x] = UInt32(row[x]) << 24 }
                     }
                 }
+                count = width * height
             }
         }
         guard let bitmap = Bitmap(width: width, height: height, pixels: pixels) else {

@@ -29,7 +29,8 @@ public enum PNGCompression: String, Sendable, Hashable, CaseIterable {
 ///
 /// libpng reports errors by `longjmp`, which Swift cannot catch; the parameters passed here are always valid
 /// (the canvas size is checked before rendering and the output goes to memory), so the only error left is
-/// running out of memory, which stops the process as any Swift allocation failure would.
+/// running out of memory. The output buffer is probed before it is reserved (`MemoryProbe`); zlib's own small
+/// state failing after that would still stop the process.
 enum PNGWriter {
     static func encode(width: Int, height: Int, pixels: [UInt32], compression: PNGCompression) throws -> Data {
         guard width > 0, height > 0, width <= 32767, height <= 32767, pixels.count == width * height else {
@@ -43,9 +44,16 @@ enum PNGWriter {
         defer { png_destroy_write_struct(&created, &info) }
         guard info != nil else { throw RenderError.cairo(operation: "png_create_info_struct", status: "out of memory") }
 
+        // The output is reserved at half a byte per pixel (most frames compress below that); a canvas at the
+        // size limits asks for 128 MiB, so ask the allocator first rather than trap.
+        let reserve = width * height / 2
+        guard MemoryProbe.canAllocate(reserve) else {
+            throw RenderError.invalidCanvas("there is not enough memory to encode \(width)×\(height) pixels as PNG "
+                                            + "(\(MemoryProbe.describe(bytes: reserve)))")
+        }
         final class Sink { var data = Data() }
         let sink = Sink()
-        sink.data.reserveCapacity(width * height / 2)
+        sink.data.reserveCapacity(reserve)
         png_set_write_fn(png, Unmanaged.passUnretained(sink).toOpaque(), { png, bytes, length in
             guard let png, let bytes, let sink = png_get_io_ptr(png) else { return }
             Unmanaged<Sink>.fromOpaque(sink).takeUnretainedValue().data.append(bytes, count: length)

@@ -21,6 +21,12 @@ public enum Renderer {
     private static func rendered(_ tree: RenderTree, size: CGSize, options: RenderOptions) throws -> RenderedImage {
         let (width, height) = try pixelSize(size, options: options)
         let n = options.supersample
+        // The frame's array (and the supersampled surface) would trap, not throw, when memory is short.
+        let frameBytes = 4 * width * height, surfaceBytes = n == 1 ? 0 : frameBytes * n * n
+        guard MemoryProbe.canAllocate(frameBytes, surfaceBytes) else {
+            throw RenderError.invalidCanvas("there is not enough memory for a \(width * n)×\(height * n)-pixel frame "
+                                            + "(\(MemoryProbe.describe(bytes: frameBytes + surfaceBytes)))")
+        }
         if n == 1 {
             let pixels = try renderInPlace(tree, size: size, width: width, height: height, options: options)
             return RenderedImage(width: width, height: height, pixels: pixels, tree: tree, size: size, options: options)

@@ -9,7 +9,7 @@ extension Bitmap {
     public init(contentsOfPNG url: URL, limits: RenderLimits) throws {
         if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
            size > limits.maxImageBytes {
-            throw RenderError.limitExceeded(limit: "maxImageBytes", value: size, maximum: limits.maxImageBytes)
+            throw RenderError.limitExceeded(limit: .maxImageBytes, value: size, maximum: limits.maxImageBytes)
         }
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
@@ -20,30 +20,13 @@ extension Bitmap {
     }
 
     /// Decodes PNG bytes like `init(pngData:name:)`, after checking their size and the dimensions the header
-    /// declares against `limits`. Bytes without a PNG header are left to the decoder, which names the problem.
+    /// declares against `limits`.
     public init(pngData: Data, name: String = "<data>", limits: RenderLimits) throws {
         guard pngData.count <= limits.maxImageBytes else {
-            throw RenderError.limitExceeded(limit: "maxImageBytes", value: pngData.count, maximum: limits.maxImageBytes)
+            throw RenderError.limitExceeded(limit: .maxImageBytes, value: pngData.count, maximum: limits.maxImageBytes)
         }
-        if let (width, height) = PNGHeader.dimensions(of: pngData) {
-            try limits.checkImage(width: width, height: height)
-        }
+        let header = try PNGHeader(pngData, name: name)
+        try limits.checkImage(width: header.width, height: header.height)
         try self.init(pngData: pngData, name: name)
-    }
-}
-
-/// Reads a PNG's declared size from its first chunk without decoding anything.
-enum PNGHeader {
-    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-
-    /// Width and height from the IHDR chunk (bytes 16–23, big-endian); `nil` when the bytes do not start with
-    /// a PNG signature followed by an IHDR chunk.
-    static func dimensions(of data: Data) -> (width: Int, height: Int)? {
-        let bytes = [UInt8](data.prefix(24))
-        guard bytes.count == 24, Array(bytes[0..<8]) == signature, Array(bytes[12..<16]) == Array("IHDR".utf8) else {
-            return nil
-        }
-        func be32(_ i: Int) -> Int { bytes[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) } }
-        return (be32(16), be32(20))
     }
 }

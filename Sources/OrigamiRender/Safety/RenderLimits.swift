@@ -52,10 +52,10 @@ public struct RenderLimits: Hashable, Sendable {
         let sw = pw * Double(supersample), sh = ph * Double(supersample)
         let side = max(sw, sh)
         guard side <= Double(maxCanvasSide) else {
-            throw .limitExceeded(limit: "maxCanvasSide", value: Self.clampedInt(side), maximum: maxCanvasSide)
+            throw .limitExceeded(limit: .maxCanvasSide, value: Self.clampedInt(side), maximum: maxCanvasSide)
         }
         guard sw * sh <= Double(maxCanvasPixels) else {
-            throw .limitExceeded(limit: "maxCanvasPixels", value: Self.clampedInt(sw * sh), maximum: maxCanvasPixels)
+            throw .limitExceeded(limit: .maxCanvasPixels, value: Self.clampedInt(sw * sh), maximum: maxCanvasPixels)
         }
         return (Int(pw), Int(ph))
     }
@@ -68,10 +68,10 @@ public struct RenderLimits: Hashable, Sendable {
         while let (layer, depth) = stack.popLast() {
             guard PresentationTree.isDrawable(layer) else { continue }
             count += 1
-            guard count <= maxLayers else { throw .limitExceeded(limit: "maxLayers", value: count, maximum: maxLayers) }
-            guard depth <= maxDepth else { throw .limitExceeded(limit: "maxDepth", value: depth, maximum: maxDepth) }
+            guard count <= maxLayers else { throw .limitExceeded(limit: .maxLayers, value: count, maximum: maxLayers) }
+            guard depth <= maxDepth else { throw .limitExceeded(limit: .maxDepth, value: depth, maximum: maxDepth) }
             if let text = layer as? TextLayer, text.string.utf8.count > maxTextBytes {
-                throw .limitExceeded(limit: "maxTextBytes", value: text.string.utf8.count, maximum: maxTextBytes)
+                throw .limitExceeded(limit: .maxTextBytes, value: text.string.utf8.count, maximum: maxTextBytes)
             }
             for s in layer.sublayers { stack.append((s, depth + 1)) }
         }
@@ -82,11 +82,11 @@ public struct RenderLimits: Hashable, Sendable {
         var count = 0
         for (i, rendered) in tree.renderedNodes.enumerated() where rendered {
             count += 1
-            guard count <= maxLayers else { throw .limitExceeded(limit: "maxLayers", value: count, maximum: maxLayers) }
+            guard count <= maxLayers else { throw .limitExceeded(limit: .maxLayers, value: count, maximum: maxLayers) }
             let node = tree[i]
-            guard node.level <= maxDepth else { throw .limitExceeded(limit: "maxDepth", value: node.level, maximum: maxDepth) }
+            guard node.level <= maxDepth else { throw .limitExceeded(limit: .maxDepth, value: node.level, maximum: maxDepth) }
             if let text = node.text, text.string.utf8.count > maxTextBytes {
-                throw .limitExceeded(limit: "maxTextBytes", value: text.string.utf8.count, maximum: maxTextBytes)
+                throw .limitExceeded(limit: .maxTextBytes, value: text.string.utf8.count, maximum: maxTextBytes)
             }
         }
     }
@@ -94,28 +94,12 @@ public struct RenderLimits: Hashable, Sendable {
     /// Checks an image's declared dimensions (from its header, before decoding).
     public func checkImage(width: Int, height: Int) throws(RenderError) {
         let side = max(width, height)
-        guard side <= maxImageSide else { throw .limitExceeded(limit: "maxImageSide", value: side, maximum: maxImageSide) }
+        guard side <= maxImageSide else { throw .limitExceeded(limit: .maxImageSide, value: side, maximum: maxImageSide) }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         guard !overflow, pixels <= maxImagePixels else {
-            throw .limitExceeded(limit: "maxImagePixels", value: overflow ? .max : pixels, maximum: maxImagePixels)
+            throw .limitExceeded(limit: .maxImagePixels, value: overflow ? .max : pixels, maximum: maxImagePixels)
         }
     }
 
     static func clampedInt(_ v: Double) -> Int { v.isFinite && v < 9e18 ? Int(v) : .max }
-
-    /// What exceeded `limit`, as the start of a sentence.
-    static func phrase(_ limit: String, _ value: Int) -> String {
-        switch limit {
-        case "maxCanvasSide": return "cannot render: the drawing surface would be \(value) pixels on a side (after scale and supersampling)"
-        case "maxCanvasPixels": return "cannot render: the drawing surface would have \(value) pixels (after scale and supersampling)"
-        case "maxLayers": return "cannot render: the tree has at least \(value) layers"
-        case "maxDepth": return "cannot render: the tree has sublayers nested \(value) levels deep"
-        case "maxTextBytes": return "cannot render: a text layer's string has \(value) bytes"
-        case "maxImageSide": return "cannot decode: the image is \(value) pixels on a side"
-        case "maxImagePixels": return "cannot decode: the image has \(value) pixels"
-        case "maxImageBytes": return "cannot decode: the image file has \(value) bytes"
-        case "hitMapLegendRows": return "cannot draw the hit map: its legend could have to list \(value) layers"
-        default: return "\(limit) \(value)"
-        }
-    }
 }
