@@ -31,10 +31,10 @@ struct LightingBookTests {
 
     @Test("the book's cube as six sublayers of the container: overlay alpha per face")
     func sixSublayers() throws {
-        let (container, faces) = try bookCubeContainer()
-        container.lighting = Lighting.book
+        let cube = try BookCube(lighting: Lighting.book)
+        let container = cube.container
         let members = container.sublayerScene()
-        #expect(members.map(\.layer) == faces)
+        #expect(members.map(\.layer) == cube.faces)
         for (i, member) in members.enumerated() {
             let shade = try #require(Lighting.book.shade(container.faceTransforms(for: member), bounds: member.layer.bounds))
             let overlay = try #require(shade.overlay, "face \(i + 1)")
@@ -46,7 +46,7 @@ struct LightingBookTests {
 
     @Test("the same numbers as data, unclamped values included")
     func data() throws {
-        let (container, _) = try bookCubeContainer()
+        let container = try BookCube().container
         container.lighting = Lighting.book
         let report = try container.lightingReport()
         #expect(report.count == 6)
@@ -64,7 +64,7 @@ struct LightingBookTests {
     func solid() throws {
         let cube = try Solid.cube(size: 200)
         cube.name = "cube"
-        let container = try container(holding: cube)
+        let container = try BookCube.container(holding: cube)
         container.lighting = Lighting.book
         let members = container.sublayerScene()
         #expect(members.map(\.layer) == cube.faces)
@@ -84,7 +84,7 @@ struct LightingBookTests {
     @Test("object-space lighting turns with the solid: turning the cube leaves the book's alphas alone")
     func turnedSolid() throws {
         let cube = try Solid.cube(size: 200)
-        let container = try container(holding: cube)
+        let container = try BookCube.container(holding: cube)
         cube.transform = CATransform3DMakeRotation(0.7, 1, 2, 3)
         let report = try Lighting.book.lightingReport(for: container)
         for (i, row) in report.enumerated() {
@@ -94,7 +94,8 @@ struct LightingBookTests {
 
     @Test("lighting never changes the layers")
     func pure() throws {
-        let (container, faces) = try bookCubeContainer()
+        let cube = try BookCube()
+        let (container, faces) = (cube.container, cube.faces)
         let before = faces.map(\.geometry)
         container.lighting = Lighting.book
         _ = try container.lightingReport()
@@ -107,7 +108,7 @@ struct LightingBookTests {
 
     @Test("the report encodes to JSON and back, and has a flat CSV row form")
     func codable() throws {
-        let (container, _) = try bookCubeContainer()
+        let container = try BookCube().container
         let report = try Lighting.book.lightingReport(for: container)
         let data = try JSONEncoder().encode(report)
         let decoded = try JSONDecoder().decode([FaceLightingData].self, from: data)

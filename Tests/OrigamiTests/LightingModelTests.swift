@@ -13,7 +13,7 @@ struct LightingModelTests {
     }
 
     func front() throws -> (container: Layer, member: SceneMember) {
-        let container = bookContainer(camera: .identity)
+        let container = BookCube.container(camera: .identity)
         let face = Layer(name: "face", frame: CGRect(x: 150, y: 150, width: 100, height: 100))
         try container.addSublayer(face)
         return (container, try #require(container.sublayerScene().first))
@@ -121,7 +121,7 @@ struct LightingPointTests {
     /// Two 100 × 100 faces in the plane z = 0 of an unturned container: left over x 0…100, right over 200…300,
     /// y 0…100; a white point light between them at (150, 50, 50).
     func twoFaces() throws -> (container: Layer, left: Layer, right: Layer) {
-        let container = bookContainer(camera: .identity)
+        let container = BookCube.container(camera: .identity)
         let left = Layer(name: "left", frame: CGRect(x: 0, y: 0, width: 100, height: 100))
         let right = Layer(name: "right", frame: CGRect(x: 200, y: 0, width: 100, height: 100))
         try container.addSublayer(left)

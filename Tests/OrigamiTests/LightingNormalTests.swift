@@ -8,7 +8,7 @@ struct LightingNormalTests {
     /// A 100 × 100 layer at the centre of a 400 × 400 container with `camera` as its sublayerTransform.
     func single(_ transform: Transform3D, position: CGPoint = CGPoint(x: 200, y: 200),
                 camera: Transform3D = .identity) throws -> (container: Layer, member: SceneMember) {
-        let container = bookContainer(camera: camera)
+        let container = BookCube.container(camera: camera)
         let face = Layer(name: "face", frame: CGRect(x: 0, y: 0, width: 100, height: 100))
         face.position = position
         face.transform = transform

@@ -23,7 +23,7 @@ struct LightingSpaceTests {
     @Test("moving the camera changes view lighting, not scene or object lighting")
     func camera() throws {
         let cube = try Solid.cube(size: 200)
-        let container = try container(holding: cube)
+        let container = try BookCube.container(holding: cube)
         let before = try Light.Space.allCases.map { try brightness(container, space: $0) }
         var camera = Transform3D.perspective(distance: 800)
         camera = CATransform3DRotate(camera, 0.6, 0, 1, 0)
@@ -37,7 +37,7 @@ struct LightingSpaceTests {
     @Test("turning the solid changes scene and view lighting, not object lighting")
     func turnSolid() throws {
         let cube = try Solid.cube(size: 200)
-        let container = try container(holding: cube)
+        let container = try BookCube.container(holding: cube)
         let before = try Light.Space.allCases.map { try brightness(container, space: $0) }
         cube.transform = CATransform3DMakeRotation(0.9, 0, 1, 0)
         let after = try Light.Space.allCases.map { try brightness(container, space: $0) }
@@ -49,7 +49,7 @@ struct LightingSpaceTests {
     @Test("two-sided lighting follows the camera: a face turned away is lit on its other side")
     func twoSidedFollowsCamera() throws {
         let cube = try Solid.cube(size: 200)
-        let container = try container(holding: cube, camera: .identity)
+        let container = try BookCube.container(holding: cube, camera: .identity)
         let lighting = Lighting(lights: [.directional(Vector3(1, 0, 0), space: .scene)], model: .lambert, ambient: 0)
         // The left face's normal (−1,0,0) meets a light travelling +x head on: −L·N = 1. Unturned, the left
         // face is edge-on (view normal z = 0), not seen from behind.
@@ -73,7 +73,7 @@ struct LightingSpaceTests {
     func headLamp() throws {
         // View normal of an unturned face = (0,0,1)·Ry(60°) = third row (sin 60°, 0, cos 60°);
         // L = (0, 0, −1), so −L·N = cos 60° = 0.5 in view space and 1 in scene (and object) space.
-        let container = bookContainer(camera: CATransform3DMakeRotation(.pi / 3, 0, 1, 0))
+        let container = BookCube.container(camera: CATransform3DMakeRotation(.pi / 3, 0, 1, 0))
         try container.addSublayer(Layer(frame: CGRect(x: 150, y: 150, width: 100, height: 100)))
         let lights = Light.Space.allCases.map { Light.directional(Vector3(0, 0, -1), space: $0) }
         let row = try #require(try Lighting(lights: lights, model: .lambert, ambient: 0).lightingReport(for: container).first)
@@ -86,7 +86,7 @@ struct LightingSpaceTests {
     @Test("a scene light fixed in the world: turning the cube 90° about y brings the right face to the front")
     func sceneTurn() throws {
         let cube = try Solid.cube(size: 200)
-        let container = try container(holding: cube, camera: .identity)
+        let container = try BookCube.container(holding: cube, camera: .identity)
         // Row vectors: (1,0,0)·Ry(θ) = Ry's first row (cos θ, 0, −sin θ) = (0, 0, 1) for θ = −90°: the right
         // face now looks at the viewer, and the front face's (0,0,1)·Ry = (sin θ, 0, cos θ) = (−1, 0, 0).
         cube.transform = CATransform3DMakeRotation(-.pi / 2, 0, 1, 0)
@@ -123,7 +123,7 @@ struct LightingValidationTests {
         let lighting = Self.invalidLightings[index]
         let error = try #require(throws: LightingError.self) { try lighting.validate() }
         #expect(!error.description.isEmpty)
-        let (container, _) = try bookCubeContainer()
+        let container = try BookCube().container
         let member = try #require(container.sublayerScene().first)
         #expect(lighting.shade(container.faceTransforms(for: member), bounds: member.layer.bounds) == nil)
         #expect(throws: LightingError.self) { try lighting.lightingReport(for: container) }
@@ -139,7 +139,7 @@ struct LightingValidationTests {
 
     @Test("a layer whose lighting is not a Lighting reports nothing")
     func otherShader() throws {
-        let (container, _) = try bookCubeContainer()
+        let container = try BookCube().container
         #expect(try container.lightingReport().isEmpty)
     }
 }
