@@ -13,7 +13,7 @@ struct TestShader: FaceShader {
         let t = transforms.object
         // The face centre (100, 100, 0) in its own bounds, carried by the object transform.
         guard let c = t.apply(Vector3(100, 100, 0)) else { return nil }
-        return abs(c.x - target.x) < 1e-6 && abs(c.y - target.y) < 1e-6 && abs(c.z - target.z) < 1e-6 ? shade : nil
+        return c.isApproximatelyEqual(to: target, absoluteTolerance: 1e-6) ? shade : nil
     }
 }
 

@@ -23,10 +23,10 @@ enum BookFigures {
 struct LightingBookTests {
     @Test("the figures round to the book's: 0.0528, 0.5, 0, 1, 0.5, 0.947")
     func figures() {
-        #expect(abs(BookFigures.alpha[0] - 0.0528) < 1e-4)
-        #expect(abs(BookFigures.unclamped[2] - -0.394) < 1e-3)
-        #expect(abs(BookFigures.unclamped[3] - 1.394) < 1e-3)
-        #expect(abs(BookFigures.alpha[5] - 0.947) < 1e-3)
+        expectApprox(BookFigures.alpha[0], 0.0528, tolerance: 1e-4)
+        expectApprox(BookFigures.unclamped[2], -0.394, tolerance: 1e-3)
+        expectApprox(BookFigures.unclamped[3], 1.394, tolerance: 1e-3)
+        expectApprox(BookFigures.alpha[5], 0.947, tolerance: 1e-3)
     }
 
     @Test("the book's cube as six sublayers of the container: overlay alpha per face")
@@ -39,7 +39,7 @@ struct LightingBookTests {
             let shade = try #require(Lighting.book.shade(container.faceTransforms(for: member), bounds: member.layer.bounds))
             let overlay = try #require(shade.overlay, "face \(i + 1)")
             #expect(overlay.red == 0 && overlay.green == 0 && overlay.blue == 0)
-            #expect(abs(overlay.alpha - BookFigures.alpha[i]) < 1e-9, "face \(i + 1): \(overlay.alpha)")
+            expectApprox(overlay.alpha, BookFigures.alpha[i], tolerance: 1e-9, "face \(i + 1): \(overlay.alpha)")
             #expect(shade.multiply == nil && shade.add == nil && shade.vertexMultiply == nil)
         }
     }
@@ -53,9 +53,9 @@ struct LightingBookTests {
         for (i, row) in report.enumerated() {
             let normal = try #require(row.objectNormal)
             #expect(near(Vector3(normal[0], normal[1], normal[2]), BookFigures.normals[i]), "face \(i + 1)")
-            #expect(abs(row.lights[0].lDotN - BookFigures.lDotN[i]) < 1e-9, "face \(i + 1)")
-            #expect(abs(row.unclampedOverlay - BookFigures.unclamped[i]) < 1e-9, "face \(i + 1)")
-            #expect(abs(row.overlayAlpha - BookFigures.alpha[i]) < 1e-9, "face \(i + 1)")
+            expectApprox(row.lights[0].lDotN, BookFigures.lDotN[i], tolerance: 1e-9, "face \(i + 1)")
+            expectApprox(row.unclampedOverlay, BookFigures.unclamped[i], tolerance: 1e-9, "face \(i + 1)")
+            expectApprox(row.overlayAlpha, BookFigures.alpha[i], tolerance: 1e-9, "face \(i + 1)")
             #expect(row.layerName == "face \(i + 1)" && row.treeIndex == i)
         }
     }
@@ -70,14 +70,14 @@ struct LightingBookTests {
         #expect(members.map(\.layer) == cube.faces)
         for (i, member) in members.enumerated() {
             let shade = try #require(Lighting.book.shade(container.faceTransforms(for: member), bounds: member.layer.bounds))
-            #expect(abs((shade.overlay?.alpha ?? -1) - BookFigures.alpha[i]) < 1e-9, "face \(i + 1)")
+            expectApprox(shade.overlay?.alpha, BookFigures.alpha[i], tolerance: 1e-9, "face \(i + 1)")
         }
         let report = try container.lightingReport()
         #expect(report.map(\.faceNumber) == [1, 2, 3, 4, 5, 6])
         #expect(report.map(\.faceKind) == ["front", "right", "top", "bottom", "left", "back"])
         #expect(report.allSatisfy { $0.solidName == "cube" })
         for (i, row) in report.enumerated() {
-            #expect(abs(row.unclampedOverlay - BookFigures.unclamped[i]) < 1e-9, "face \(i + 1)")
+            expectApprox(row.unclampedOverlay, BookFigures.unclamped[i], tolerance: 1e-9, "face \(i + 1)")
         }
     }
 
@@ -88,7 +88,7 @@ struct LightingBookTests {
         cube.transform = CATransform3DMakeRotation(0.7, 1, 2, 3)
         let report = try Lighting.book.lightingReport(for: container)
         for (i, row) in report.enumerated() {
-            #expect(abs(row.overlayAlpha - BookFigures.alpha[i]) < 1e-9, "face \(i + 1)")
+            expectApprox(row.overlayAlpha, BookFigures.alpha[i], tolerance: 1e-9, "face \(i + 1)")
         }
     }
 

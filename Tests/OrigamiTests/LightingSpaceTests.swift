@@ -17,7 +17,7 @@ struct LightingSpaceTests {
     }
 
     func same(_ a: [Double], _ b: [Double]) -> Bool {
-        a.count == b.count && zip(a, b).allSatisfy { abs($0 - $1) < 1e-12 }
+        a.count == b.count && zip(a, b).allSatisfy { $0.isApproximatelyEqual(to: $1, absoluteTolerance: 1e-12) }
     }
 
     @Test("moving the camera changes view lighting, not scene or object lighting")
@@ -53,20 +53,20 @@ struct LightingSpaceTests {
         let lighting = Lighting(lights: [.directional(Vector3(1, 0, 0), space: .scene)], model: .lambert, ambient: 0)
         // The left face's normal (−1,0,0) meets a light travelling +x head on: −L·N = 1. Unturned, the left
         // face is edge-on (view normal z = 0), not seen from behind.
-        #expect(abs(try lighting.lightingReport(for: container)[4].brightness[0] - 1) < 1e-9)
+        expectApprox(try lighting.lightingReport(for: container)[4].brightness[0], 1, tolerance: 1e-9)
         // Turn the camera by θ = −30° about y. Row vectors, Ry has first row (cos θ, 0, −sin θ), so the left
         // face's view normal is (−1,0,0)·Ry = (−cos θ, 0, sin θ) = (−0.866, 0, −0.5): z < 0, seen from behind,
         // and it is lit with the flipped normal (1,0,0): −L·N = −1 → 0.
         container.sublayerTransform = CATransform3DMakeRotation(-.pi / 6, 0, 1, 0)
         let row = try lighting.lightingReport(for: container)[4]
         #expect(row.isSeenFromBehind)
-        #expect(abs(row.brightness[0]) < 1e-9)
-        #expect(abs(row.lights[0].lDotN - -1) < 1e-9, "the data keeps the face's own L·N")
+        expectApprox(row.brightness[0], 0, tolerance: 1e-9)
+        expectApprox(row.lights[0].lDotN, -1, tolerance: 1e-9, "the data keeps the face's own L·N")
         let view = try #require(row.viewNormal)
         #expect(near(Vector3(view[0], view[1], view[2]), Vector3(-(3.0.squareRoot()) / 2, 0, -0.5)))
         // Turned +30° instead, the face comes round towards the viewer (z = +0.5) and stays lit.
         container.sublayerTransform = CATransform3DMakeRotation(.pi / 6, 0, 1, 0)
-        #expect(abs(try lighting.lightingReport(for: container)[4].brightness[0] - 1) < 1e-9)
+        expectApprox(try lighting.lightingReport(for: container)[4].brightness[0], 1, tolerance: 1e-9)
     }
 
     @Test("a camera turned 60° about y: a head-lamp sees −L·N = cos 60°, a scene light still 1")
@@ -77,8 +77,9 @@ struct LightingSpaceTests {
         try container.addSublayer(Layer(frame: CGRect(x: 150, y: 150, width: 100, height: 100)))
         let lights = Light.Space.allCases.map { Light.directional(Vector3(0, 0, -1), space: $0) }
         let row = try #require(try Lighting(lights: lights, model: .lambert, ambient: 0).lightingReport(for: container).first)
-        #expect(abs(row.lights[0].diffuse - 1) < 1e-9 && abs(row.lights[1].diffuse - 1) < 1e-9)
-        #expect(abs(row.lights[2].diffuse - 0.5) < 1e-9)
+        expectApprox(row.lights[0].diffuse, 1, tolerance: 1e-9)
+        expectApprox(row.lights[1].diffuse, 1, tolerance: 1e-9)
+        expectApprox(row.lights[2].diffuse, 0.5, tolerance: 1e-9)
         let view = try #require(row.viewNormal)
         #expect(near(Vector3(view[0], view[1], view[2]), Vector3(sin(.pi / 3), 0, 0.5)))
     }
@@ -92,8 +93,8 @@ struct LightingSpaceTests {
         cube.transform = CATransform3DMakeRotation(-.pi / 2, 0, 1, 0)
         let lighting = Lighting(lights: [.directional(Vector3(0, 0, -1), space: .scene)], model: .lambert, ambient: 0)
         let report = try lighting.lightingReport(for: container)
-        #expect(abs(report[1].brightness[0] - 1) < 1e-9, "right face, now in front")
-        #expect(abs(report[0].brightness[0]) < 1e-9, "front face, now on the left")
+        expectApprox(report[1].brightness[0], 1, tolerance: 1e-9, "right face, now in front")
+        expectApprox(report[0].brightness[0], 0, tolerance: 1e-9, "front face, now on the left")
     }
 }
 

@@ -155,7 +155,7 @@ struct SolidCubeTests {
         #expect(prism.faces.map(\.kind) == [.side(1), .side(2), .side(3), .side(4), .top, .bottom])
         for (face, b) in zip(prism.faces, order) {
             #expect(face.transform.isApproximatelyEqual(to: book[b]), "face \(face.index)")
-            #expect(abs(face.bounds.width - 200) < 1e-9 && abs(face.bounds.height - 200) < 1e-9)
+            expectApprox(face.bounds.size, CGSize(width: 200, height: 200), tolerance: 1e-9)
         }
     }
 }
@@ -183,7 +183,7 @@ struct SolidKindTests {
             // +z is perpendicular to the face: every outline edge is orthogonal to it.
             for i in outline.indices {
                 let edge = outline[(i + 1) % outline.count] - outline[i]
-                #expect(abs(edge.dot(z)) < 1e-9, "face \(face.index) edge \(i)")
+                expectApprox(edge.dot(z), 0, tolerance: 1e-9, "face \(face.index) edge \(i)")
             }
         }
     }
@@ -233,7 +233,7 @@ struct SolidKindTests {
         // The base's corners sit at (±c, ±c): an axis-aligned square of side 2c that fills its bounds.
         let base = try #require(pyramid.face(.base))
         #expect(base.polygon == nil)
-        #expect(abs(base.bounds.width - 2 * c) < 1e-9 && abs(base.bounds.height - 2 * c) < 1e-9)
+        expectApprox(base.bounds.size, CGSize(width: 2 * c, height: 2 * c), tolerance: 1e-9)
         // A pentagon cannot fill its bounding rectangle.
         #expect(try Solid.pyramid(sides: 5, radius: 10, height: 10).face(.base)?.polygon?.count == 5)
     }
