@@ -34,7 +34,9 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Release-mode benchmarks with same-run baselines (`make bench`); raw Cairo and pixman are baselines.
-        .executableTarget(name: "OrigamiBenchmarks", dependencies: ["Origami", "OrigamiRender", "OrigamiScene", "CCairo"],
+        // TestSupport gives them the tests' book cube.
+        .executableTarget(name: "OrigamiBenchmarks",
+                          dependencies: ["Origami", "OrigamiRender", "OrigamiScene", "CCairo", "TestSupport"],
                           path: "Benchmarks/OrigamiBenchmarks"),
         .target(name: "TestSupport", dependencies: ["Origami"], path: "Tests/TestSupport"),
         .testTarget(name: "OrigamiTests", dependencies: ["Origami", "TestSupport"]),

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Origami
+import TestSupport
 @_spi(Benchmarks) import OrigamiRender
 
 /// Geometry: each library call against the same arithmetic written out by hand.
@@ -113,7 +114,7 @@ enum GeometryBenchmarks {
     /// the tree has them). After a change: the layer tree is edited, so the next query freezes it first, against
     /// the hand loop that derives every matrix and inverse per call.
     static func hitTests(_ h: Harness, _ group: String) throws {
-        let cube = opaque(try Scenes.bookCube(lighting: nil))
+        let cube = opaque(try BookCube(faceColors: Scenes.faceColors).container)
         let tree = opaque(PresentationTree(cube))
         let (container, faces) = Scenes.handCube()
         let inverses = HandInverses(container: container, faces: faces)
@@ -168,7 +169,7 @@ enum GeometryBenchmarks {
     /// `HitMap` of the book cube at 1024² (both policies at every pixel centre, rows shared among the cores)
     /// against the hand-written loop on the same 2 × 1024² queries, split among the cores the same way.
     static func hitMap(_ h: Harness) throws {
-        let tree = opaque(PresentationTree(try Scenes.bookCube(lighting: nil)))
+        let tree = opaque(PresentationTree(try BookCube(faceColors: Scenes.faceColors).container))
         let (container, faces) = Scenes.handCube()
         let inverses = HandInverses(container: container, faces: faces)
         let cores = ProcessInfo.processInfo.activeProcessorCount, n = Scenes.pixels, bands = cores * 4
@@ -263,7 +264,7 @@ enum GeometryBenchmarks {
     /// BSP depth sort: the cube's faces and 32 random intersecting quads against the hand-written BSP, then
     /// scenes of 10, 100 and 1000 cubes against a plain sort of their faces' depths (painter's algorithm).
     static func depthSort(_ h: Harness, _ group: String) throws {
-        let cubeTree = try RenderTree(root: try Scenes.bookCube(lighting: nil))
+        let cubeTree = try RenderTree(root: try BookCube(faceColors: Scenes.faceColors).container)
         let cubeFaces = BenchmarkProbes.scenePolygons(cubeTree.members[0].node.members)
         for (label, polygons) in [("BSP of the cube's 6 faces", cubeFaces), ("BSP of 32 random intersecting quads", Scenes.randomQuads(32))] {
             let simd = polygons.enumerated().map { ($0, $1.map { SIMD3($0.x, $0.y, $0.z) }) }

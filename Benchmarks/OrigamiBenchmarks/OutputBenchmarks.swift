@@ -2,15 +2,17 @@ import CCairo
 import Foundation
 import Origami
 import OrigamiRender
+import TestSupport
 
 /// Output: PNG encoding against Cairo's own PNG writer, and a whole `origami render` process against a process
 /// that does nothing.
 enum OutputBenchmarks {
     static func run(_ h: Harness, origami: String?, models: String) throws {
         let group = "output"
-        let flat = try Renderer.render(try Scenes.bookCube(), size: Scenes.canvas, options: RenderBenchmarks.options)
+        let flatCube = try BookCube(faceColors: Scenes.faceColors, lighting: Lighting.book)
+        let flat = try Renderer.render(flatCube.container, size: Scenes.canvas, options: RenderBenchmarks.options)
         let images = (0..<6).map(Scenes.testImage)
-        let heavy = try Renderer.render(try Scenes.bookCube(lighting: nil, images: images), size: Scenes.canvas,
+        let heavy = try Renderer.render(try BookCube(images: images).container, size: Scenes.canvas,
                                         options: RenderBenchmarks.options)
         for (label, image) in [("flat", flat), ("image-heavy", heavy)] {
             let ours = try image.pngData().count, cairo = try cairoPNG(image).count

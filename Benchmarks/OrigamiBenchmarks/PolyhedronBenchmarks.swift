@@ -1,5 +1,6 @@
 import Foundation
 import Origami
+import TestSupport
 import OrigamiRender
 
 /// Big convex polyhedra (issue 13, item 5): building one must be near-linear in its faces, and the
@@ -22,8 +23,7 @@ enum PolyhedronBenchmarks {
 
     /// The prism in the book's container (perspective, turned), its sides single-sided, lit by the book's light.
     static func container(faces: [[Vector3]]) throws -> Layer {
-        let container = Layer(name: "container", frame: CGRect(x: 0, y: 0, width: 400, height: 400))
-        container.sublayerTransform = Scenes.perspective
+        let container = BookCube.container()
         container.lighting = Lighting.book
         let solid = try Solid.polyhedron(faces: faces)
         solid.position = CGPoint(x: 200, y: 200)

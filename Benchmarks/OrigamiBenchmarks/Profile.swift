@@ -1,6 +1,7 @@
 import Foundation
 import Origami
 import OrigamiRender
+import TestSupport
 
 /// `--profile NAME [--iterations N]`: one library subject in a loop, for `perf record` or
 /// `valgrind --tool=callgrind` (instruction counts repeat exactly, so two implementations compare without noise).
@@ -9,26 +10,27 @@ enum Profile {
         let options = RenderBenchmarks.options
         switch name {
         case "flat":
-            let cube = try Scenes.bookCube()
+            let cube = try BookCube(faceColors: Scenes.faceColors, lighting: Lighting.book).container
             for _ in 0..<iterations { blackHole(try Renderer.render(cube, size: Scenes.canvas, options: options)) }
         case "image":
-            let cube = try Scenes.bookCube(lighting: nil, images: (0..<6).map(Scenes.testImage))
+            let cube = try BookCube(images: (0..<6).map(Scenes.testImage)).container
             for _ in 0..<iterations { blackHole(try Renderer.render(cube, size: Scenes.canvas, options: options)) }
         case "lattice":
             let lattice = try Scenes.lattice(cubes: 1000)
             for _ in 0..<iterations { blackHole(try Renderer.render(lattice, size: Scenes.canvas, options: options)) }
         case "png-flat", "png-image":
-            let cube = name == "png-flat" ? try Scenes.bookCube()
-                : try Scenes.bookCube(lighting: nil, images: (0..<6).map(Scenes.testImage))
+            let cube = name == "png-flat"
+                ? try BookCube(faceColors: Scenes.faceColors, lighting: Lighting.book).container
+                : try BookCube(images: (0..<6).map(Scenes.testImage)).container
             let image = try Renderer.render(cube, size: Scenes.canvas, options: options)
             for _ in 0..<iterations { blackHole(try image.pngData()) }
         case "hit-tree", "hit-frontmost":
-            let tree = PresentationTree(try Scenes.bookCube(lighting: nil))
+            let tree = PresentationTree(try BookCube(faceColors: Scenes.faceColors).container)
             let policy: HitTestPolicy = name == "hit-tree" ? .treeOrder : .frontmost
             for _ in 0..<iterations * 1000 { blackHole(tree.hitTest(opaque(CGPoint(x: 200, y: 150)), policy: policy)) }
         case "hit-after-change":
             // An edit, then a query: the tree is frozen again for every query.
-            let cube = try Scenes.bookCube(lighting: nil)
+            let cube = try BookCube(faceColors: Scenes.faceColors).container
             let face = cube.sublayers[0]
             for i in 0..<iterations * 100 {
                 face.zPosition = Double(i & 1) * 1e-9
@@ -39,7 +41,7 @@ enum Profile {
             layer.transform = Transform3D(rotationAngle: 0.3, x: 0, y: 0, z: 1)
             for _ in 0..<iterations * 10_000 { blackHole(opaque(layer).frame) }
         case "hitmap":
-            let cube = try Scenes.bookCube(lighting: nil)
+            let cube = try BookCube(faceColors: Scenes.faceColors).container
             for _ in 0..<iterations {
                 blackHole(try HitMap(root: cube, size: Scenes.canvas, scale: Scenes.scale) { $0.name ?? "?" })
             }

@@ -1,6 +1,7 @@
 import CCairo
 import Foundation
 import Origami
+import TestSupport
 @_spi(Benchmarks) import OrigamiRender
 
 /// Rendering at 1024×1024: the library against raw Cairo (and pixman) doing the same drawing.
@@ -9,7 +10,7 @@ enum RenderBenchmarks {
 
     static func run(_ h: Harness) throws {
         let group = "rendering"
-        let cube = opaque(try Scenes.bookCube())
+        let cube = opaque(try BookCube(faceColors: Scenes.faceColors, lighting: Lighting.book).container)
         let flat = try rawPolygons(cube)
         try h.row(group, "lit book cube, flat colours", baseline: "raw Cairo: fill the 6 projected polygons",
               target: "≤ 1.5×") {
@@ -19,7 +20,7 @@ enum RenderBenchmarks {
         }
 
         let images = (0..<6).map(Scenes.testImage)
-        let imageCube = opaque(try Scenes.bookCube(lighting: nil, images: images))
+        let imageCube = opaque(try BookCube(images: images).container)
         let faces = try imageFaces(imageCube, images: images)
         let coverage = Double(faces.reduce(0) { $0 + $1.coveredPixels }) / Double(Scenes.pixels * Scenes.pixels)
         try h.row(group, "cube with 256² image faces", baseline: "pixman projective bilinear composite",

@@ -1,5 +1,6 @@
 import Foundation
 import Origami
+import TestSupport
 
 /// The scenes the benchmarks render and query, each also given as plain numbers for the hand-written baselines.
 enum Scenes {
@@ -13,45 +14,12 @@ enum Scenes {
     static let pixels = 1024
     static let scale = Double(pixels) / 400
 
-    /// The container's sublayerTransform, as the book writes it: m34 = −1/500, then −45° about x and y.
-    static var perspective: Transform3D {
-        var p = Transform3D.identity
-        p.m34 = -1.0 / 500
-        return p.rotated(by: -.pi / 4, x: 1, y: 0, z: 0).rotated(by: -.pi / 4, x: 0, y: 1, z: 0)
-    }
-
-    /// The book's face transforms in its code order (`t = MakeTranslation(…); t = Rotate(t, …)`).
-    static var faceTransforms: [Transform3D] {
-        [Transform3D(translationX: 0, y: 0, z: 100),
-         Transform3D(translationX: 100, y: 0, z: 0).rotated(by: .pi / 2, x: 0, y: 1, z: 0),
-         Transform3D(translationX: 0, y: -100, z: 0).rotated(by: .pi / 2, x: 1, y: 0, z: 0),
-         Transform3D(translationX: 0, y: 100, z: 0).rotated(by: -.pi / 2, x: 1, y: 0, z: 0),
-         Transform3D(translationX: -100, y: 0, z: 0).rotated(by: -.pi / 2, x: 0, y: 1, z: 0),
-         Transform3D(translationX: 0, y: 0, z: -100).rotated(by: .pi, x: 0, y: 1, z: 0)]
-    }
-
-    /// The book's cube (ch. 5): a 400×400 container holding six 200×200 faces, added 1…6, lit by `lighting`
-    /// (the book's overlay by default). With `images`, each face shows one as its `contents` instead of a colour.
-    static func bookCube(lighting: (any FaceShader)? = Lighting.book, images: [Bitmap]? = nil) throws -> Layer {
-        let container = Layer(name: "container", frame: CGRect(x: 0, y: 0, width: 400, height: 400))
-        container.sublayerTransform = perspective
-        container.lighting = lighting
-        for (i, t) in faceTransforms.enumerated() {
-            let face = Layer(name: "face \(i + 1)")
-            face.bounds = CGRect(x: 0, y: 0, width: 200, height: 200)
-            face.position = CGPoint(x: 200, y: 200)
-            face.transform = t
-            if let images { face.contents = images[i % images.count] } else { face.backgroundColor = faceColors[i] }
-            try container.addSublayer(face)
-        }
-        return container
-    }
-
-    /// The same cube as plain numbers.
+    /// The book's cube (TestSupport's `BookCube`: a 400×400 container holding six 200×200 faces, added 1…6) as
+    /// plain numbers.
     static func handCube() -> (container: HandLayer, faces: [HandLayer]) {
         let container = HandLayer(width: 400, height: 400, positionX: 200, positionY: 200, transform: .identity,
-                                  sublayerTransform: m4(perspective))
-        let faces = faceTransforms.map {
+                                  sublayerTransform: m4(BookCube.camera))
+        let faces = BookCube.faceTransforms().map {
             HandLayer(width: 200, height: 200, positionX: 200, positionY: 200, transform: m4($0))
         }
         return (container, faces)
@@ -65,8 +33,7 @@ enum Scenes {
     /// `count` cubes in a lattice inside one container with the book's perspective and camera: every face is a
     /// member of the container's one 3D context (each cube is a `Solid`, a transform layer).
     static func lattice(cubes count: Int, lighting: (any FaceShader)? = Lighting.book) throws -> Layer {
-        let container = Layer(name: "container", frame: CGRect(x: 0, y: 0, width: 400, height: 400))
-        container.sublayerTransform = perspective
+        let container = BookCube.container()
         container.lighting = lighting
         var side = 1
         while side * side * side < count { side += 1 }

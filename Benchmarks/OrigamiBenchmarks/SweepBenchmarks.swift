@@ -1,6 +1,7 @@
 import Foundation
 import Origami
 import OrigamiRender
+import TestSupport
 
 /// A lighting sweep: 100 `Lighting` variants of the book cube rendered at 1024², on every core
 /// (`DispatchQueue.concurrentPerform`) against a serial loop. Each sweep runs in a fresh child process so its
@@ -18,7 +19,7 @@ enum SweepBenchmarks {
     /// One variant: a fresh cube (layers are not shared between threads), snapshot, render; a checksum of the
     /// frame is all that is kept.
     static func renderVariant(_ i: Int, of n: Int) throws -> UInt64 {
-        let cube = try Scenes.bookCube(lighting: lighting(i, of: n))
+        let cube = try BookCube(faceColors: Scenes.faceColors, lighting: lighting(i, of: n)).container
         let image = try Renderer.render(cube, size: Scenes.canvas, options: RenderBenchmarks.options)
         return image.pixels.withUnsafeBufferPointer { p in
             stride(from: 0, to: p.count, by: 4099).reduce(UInt64(0)) { $0 &* 31 &+ UInt64(p[$1]) }

@@ -89,7 +89,7 @@ struct PictureCommandTests {
         let faces = try #require(json?.first?["faces"] as? [[String: Any]])
         let topFace = try #require(faces.first { $0["layerName"] as? String == "top" })
         let brightness = try #require(topFace["brightness"] as? [Double])
-        #expect(abs(brightness[0] - (0.2 + 0.8 / 1.25.squareRoot())) < 1e-9)
+        expectApprox(brightness[0], 0.2 + 0.8 / 1.25.squareRoot(), tolerance: 1e-9)
         _ = try Bitmap(contentsOfPNG: dir.appendingPathComponent("sheet.png"))
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Origami
 import OrigamiRender
 import Testing
+import TestSupport
 
 @Suite("The book's cube")
 struct CubeRenderTests {
@@ -10,29 +11,29 @@ struct CubeRenderTests {
     @Test("faces 1 front, 2 right and 3 top show their colours at their projected centres",
           arguments: [false, true], [false, true])
     func visibleFaces(viaTransformLayer: Bool, doubleSided: Bool) throws {
-        let cube = try BookCube.make(viaTransformLayer: viaTransformLayer, doubleSided: doubleSided)
+        let cube = try HandCube.make(inSolid: viaTransformLayer, isDoubleSided: doubleSided).container
         let image = try Renderer.render(cube, size: Self.size, options: RenderOptions(background: .white))
         for i in 0..<3 {
-            let c = BookCube.center(face: i)
-            Probe.expect(image, c.x, c.y, BookCube.colors[i], "face \(i + 1) centre")
+            let c = HandCube.center(face: i)
+            Probe.expect(image, c.x, c.y, HandCube.colors[i], "face \(i + 1) centre")
         }
     }
 
     @Test("a point on a hidden face's projected area shows the visible face in front of it", arguments: [false, true])
     func hiddenFacesAreCovered(doubleSided: Bool) throws {
-        let image = try Renderer.render(try BookCube.make(viaTransformLayer: true, doubleSided: doubleSided),
+        let image = try Renderer.render(try HandCube.make(inSolid: true, isDoubleSided: doubleSided).container,
                                         size: Self.size, options: RenderOptions(background: .white))
         for hidden in 3..<6 {
             // Move a little from the hidden face's centre towards its corners so edges are avoided.
-            let centre = BookCube.center(face: hidden)
-            for corner in BookCube.corners(face: hidden) {
+            let centre = HandCube.center(face: hidden)
+            for corner in HandCube.corners(face: hidden) {
                 let p = (x: centre.x + 0.5 * (corner.x - centre.x), y: centre.y + 0.5 * (corner.y - centre.y))
-                let covering = (0..<3).filter { Probe.inside(p, BookCube.corners(face: $0)) }
+                let covering = (0..<3).filter { Probe.inside(p, HandCube.corners(face: $0)) }
                 // Every hidden face's area lies inside the silhouette of the three visible ones.
                 try #require(covering.count >= 1, "point \(p) is not under any visible face")
-                let nearEdge = (0..<3).contains { Probe.edgeDistance(p, BookCube.corners(face: $0)) < 2 }
+                let nearEdge = (0..<3).contains { Probe.edgeDistance(p, HandCube.corners(face: $0)) < 2 }
                 if !nearEdge {
-                    Probe.expect(image, p.x, p.y, BookCube.colors[covering[0]], "hidden face \(hidden + 1) covered")
+                    Probe.expect(image, p.x, p.y, HandCube.colors[covering[0]], "hidden face \(hidden + 1) covered")
                 }
             }
         }
@@ -40,8 +41,8 @@ struct CubeRenderTests {
 
     @Test("direct sublayers of the container and a TransformLayer give the same picture")
     func transformLayerMatchesDirectFaces() throws {
-        let a = try Renderer.render(try BookCube.make(viaTransformLayer: false), size: Self.size)
-        let b = try Renderer.render(try BookCube.make(viaTransformLayer: true), size: Self.size)
+        let a = try Renderer.render(try HandCube.make(inSolid: false).container, size: Self.size)
+        let b = try Renderer.render(try HandCube.make(inSolid: true).container, size: Self.size)
         #expect(a.width == b.width && a.height == b.height)
         var differing = 0
         for (p, q) in zip(a.pixels, b.pixels) where p != q {
@@ -59,11 +60,11 @@ struct CubeRenderTests {
     /// covered (transparent canvas: alpha ≥ 0.9 means at most 10 % background shows through).
     @Test("no cracks along the shared edges of the visible faces", arguments: [1.0, 2.0])
     func noCracks(scale: Double) throws {
-        let cube = try BookCube.make(viaTransformLayer: true, doubleSided: false)
+        let cube = try HandCube.make(inSolid: true, isDoubleSided: false).container
         let image = try Renderer.render(cube, size: Self.size, options: RenderOptions(scale: scale))
         // Shared edges (face-local corners): front's right edge = right's left edge; front's top edge = top's
         // bottom edge; right's top edge = top's right edge. Endpoints from the front/right face maps.
-        let front = BookCube.corners(face: 0), right = BookCube.corners(face: 1)
+        let front = HandCube.corners(face: 0), right = HandCube.corners(face: 1)
         let edges = [(front[1], front[2]), (front[0], front[1]), (right[0], right[1])]
         var worst = 1.0
         for (a, b) in edges {
@@ -83,10 +84,10 @@ struct CubeRenderTests {
     /// pixel composite to 1 − (1 − a)(1 − b) < 1, so some background shows through.
     @Test("without edge sealing the seam lets background through")
     func cracksWithoutSealing() throws {
-        let cube = try BookCube.make(viaTransformLayer: true, doubleSided: false)
+        let cube = try HandCube.make(inSolid: true, isDoubleSided: false).container
         let image = try Renderer.render(cube, size: Self.size, options: RenderOptions(sealsEdges: false))
         // The front face's top edge, shared with the top face: a diagonal, so it crosses pixels part-way.
-        let front = BookCube.corners(face: 0)
+        let front = HandCube.corners(face: 0)
         var worst = 1.0
         for k in 1..<20 {
             let t = Double(k) / 20

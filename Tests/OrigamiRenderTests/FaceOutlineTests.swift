@@ -38,7 +38,9 @@ struct FaceOutlineTests {
         let b = cap.bounds
         let corners = [CGPoint(x: b.minX + 4, y: b.minY + 4), CGPoint(x: b.maxX - 4, y: b.minY + 4),
                        CGPoint(x: b.minX + 4, y: b.maxY - 4), CGPoint(x: b.maxX - 4, y: b.maxY - 4)]
-        let empty = try #require(corners.first { c in !outline.contains { abs($0.x - c.x) < 10 && abs($0.y - c.y) < 10 } })
+        let empty = try #require(corners.first { c in
+            !outline.contains { $0.isApproximatelyEqual(to: c, absoluteTolerance: 10) }
+        })
         let outside = try #require(root.convert(empty, from: cap))
         #expect(image.pixel(x: Int(outside.x), y: Int(outside.y)) == .white)
         // Touches follow the outline too.

@@ -2,6 +2,7 @@ import Foundation
 import Origami
 import OrigamiRender
 import Testing
+import TestSupport
 
 /// Shades the member whose object transform puts its centre at `target` (the book's face translations).
 struct TestShader: FaceShader {
@@ -12,7 +13,7 @@ struct TestShader: FaceShader {
         let t = transforms.object
         // The face centre (100, 100, 0) in its own bounds, carried by the object transform.
         guard let c = t.apply(Vector3(100, 100, 0)) else { return nil }
-        return abs(c.x - target.x) < 1e-6 && abs(c.y - target.y) < 1e-6 && abs(c.z - target.z) < 1e-6 ? shade : nil
+        return c.isApproximatelyEqual(to: target, absoluteTolerance: 1e-6) ? shade : nil
     }
 }
 
@@ -27,16 +28,16 @@ struct FaceShadeTests {
     @Test("a black overlay of alpha 0.5 darkens exactly that face by half")
     func overlay() throws {
         let shader = TestShader(target: Self.front, shade: FaceShade(overlay: Color(white: 0, alpha: 0.5)))
-        let cube = try BookCube.make(viaTransformLayer: true, lighting: shader)
+        let cube = try HandCube.make(inSolid: true, lighting: shader).container
         let image = try Renderer.render(cube, size: Self.size)
-        let f = BookCube.center(face: 0), r = BookCube.center(face: 1), t = BookCube.center(face: 2)
+        let f = HandCube.center(face: 0), r = HandCube.center(face: 1), t = HandCube.center(face: 2)
         Probe.expect(image, f.x, f.y, Color(red: 0.5, green: 0, blue: 0), "front darkened by half")
         Probe.expect(image, r.x, r.y, .green, "right unchanged")
         Probe.expect(image, t.x, t.y, .blue, "top unchanged")
         // Everywhere on the front face (away from its edges) is halved.
-        let quad = BookCube.corners(face: 0)
+        let quad = HandCube.corners(face: 0)
         for (u, v) in [(30.0, 30.0), (170, 40), (100, 170)] {
-            let p = BookCube.handMap(face: 0).project(u, v)
+            let p = HandCube.handMap(face: 0).project(u, v)
             #expect(Probe.inside(p, quad))
             Probe.expect(image, p.x, p.y, Color(red: 0.5, green: 0, blue: 0), "front (\(u), \(v))")
         }
@@ -46,8 +47,8 @@ struct FaceShadeTests {
     func multiplyAndAdd() throws {
         let shader = TestShader(target: Self.front,
                                 shade: FaceShade(multiply: Color(red: 0.5, green: 1, blue: 1), add: Color(red: 0, green: 0.25, blue: 0)))
-        let image = try Renderer.render(try BookCube.make(viaTransformLayer: true, lighting: shader), size: Self.size)
-        let f = BookCube.center(face: 0)
+        let image = try Renderer.render(try HandCube.make(inSolid: true, lighting: shader).container, size: Self.size)
+        let f = HandCube.center(face: 0)
         // Red (1, 0, 0) × (0.5, 1, 1) = (0.5, 0, 0), then + (0, 0.25, 0) = (0.5, 0.25, 0).
         Probe.expect(image, f.x, f.y, Color(red: 0.5, green: 0.25, blue: 0), "front multiplied then added")
     }
@@ -90,7 +91,7 @@ struct FaceShadeTests {
     @Test("lighting never changes the layers")
     func lightingLeavesLayersAlone() throws {
         let shader = TestShader(target: Self.front, shade: FaceShade(overlay: .black))
-        let cube = try BookCube.make(viaTransformLayer: true, lighting: shader)
+        let cube = try HandCube.make(inSolid: true, lighting: shader).container
         let before = cube.subtree.map { ($0.backgroundColor, $0.opacity, $0.transform) }
         _ = try Renderer.render(cube, size: Self.size)
         let after = cube.subtree.map { ($0.backgroundColor, $0.opacity, $0.transform) }

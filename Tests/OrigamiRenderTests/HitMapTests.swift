@@ -9,8 +9,8 @@ import TestSupport
 struct HitMapTests {
     /// The book's 400-point cube at `scale` pixels per point (hit maps are slow in a debug build: 0.5 gives
     /// 200 × 200 pixels, 8 bands of 25 rows on 2 cores).
-    static func bookMap(scale: Double = 0.5) throws -> (TestSupport.BookCube, HitMap) {
-        let cube = try TestSupport.BookCube()
+    static func bookMap(scale: Double = 0.5) throws -> (BookCube, HitMap) {
+        let cube = try BookCube()
         let map = try HitMap(root: cube.container, size: CGSize(width: 400, height: 400), scale: scale) { $0.name ?? "?" }
         return (cube, map)
     }

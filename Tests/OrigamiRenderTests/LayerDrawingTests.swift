@@ -2,6 +2,7 @@ import Foundation
 import Origami
 import OrigamiRender
 import Testing
+import TestSupport
 
 @Suite("Layer drawing: group opacity, masks, borders, text, images")
 struct LayerDrawingTests {
@@ -161,7 +162,8 @@ struct LayerDrawingTests {
         // The image's centre lands on the face's projected centre: texel (31.5, 23.5) is mid-grey-ish.
         let centre = Self.faceMap.project(100, 100)
         let c = try #require(Probe.color(image, centre.x, centre.y))
-        #expect(abs(c.red - 0.5) < 0.03 && abs(c.green - 0.5) < 0.03)
+        expectApprox(c.red, 0.5, tolerance: 0.03)
+        expectApprox(c.green, 0.5, tolerance: 0.03)
     }
 
     @Test("contentsGravity places the image", arguments: [ContentsGravity.resize, .resizeAspect, .resizeAspectFill, .center])

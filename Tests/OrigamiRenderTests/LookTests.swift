@@ -2,13 +2,14 @@ import Foundation
 import Origami
 import OrigamiRender
 import Testing
+import TestSupport
 
 /// Renders a few scenes into /tmp/render-look/ for a person to look at (and checks they were written).
 @Suite("Renders to look at")
 struct LookTests {
     @Test("write the cube, the flattening pair and a lit cube")
     func writeLooks() throws {
-        let cube = try Renderer.render(try BookCube.make(viaTransformLayer: true), size: CGSize(width: 600, height: 600),
+        let cube = try Renderer.render(try HandCube.make(inSolid: true).container, size: CGSize(width: 600, height: 600),
                                        options: RenderOptions(background: .white))
         try Probe.save(cube, "cube.png")
         for tl in [false, true] {
@@ -16,8 +17,9 @@ struct LookTests {
                                            size: CGSize(width: 400, height: 400), options: RenderOptions(background: .gray))
             try Probe.save(pair, tl ? "flattening-transformlayer.png" : "flattening-ordinary.png")
         }
-        let lit = try BookCube.make(viaTransformLayer: true, doubleSided: false,
+        let lit = try HandCube.make(inSolid: true, isDoubleSided: false,
                                     lighting: TestShader(target: FaceShadeTests.front, shade: FaceShade(overlay: Color(white: 0, alpha: 0.5))))
+            .container
         let litImage = try Renderer.render(lit, size: CGSize(width: 600, height: 600), options: RenderOptions(scale: 2, background: .white))
         try Probe.save(litImage, "cube-lit-front-scale2.png")
         let (container, face) = LayerDrawingTests.tiltedFace()

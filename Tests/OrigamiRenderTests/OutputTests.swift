@@ -2,10 +2,11 @@ import Foundation
 import Origami
 import OrigamiRender
 import Testing
+import TestSupport
 
 @Suite("Output: PNG, SVG, PDF, atomic writes, decoding")
 struct OutputTests {
-    static func scene() throws -> Layer { try BookCube.make(viaTransformLayer: true) }
+    static func scene() throws -> Layer { try HandCube.make(inSolid: true).container }
     static let size = CGSize(width: 600, height: 600)
 
     static func temporaryFolder() throws -> URL {
@@ -24,7 +25,7 @@ struct OutputTests {
         try image.write(to: url)
         let decoded = try Bitmap(contentsOfPNG: url)
         #expect(decoded.width == 300 && decoded.height == 300)
-        let front = BookCube.center(face: 0)
+        let front = HandCube.center(face: 0)
         let p = decoded[Int(front.x * 0.5), Int(front.y * 0.5)]
         #expect(p == 0xFFFF_0000, "front face centre decodes as opaque red, got \(String(p, radix: 16))")
         #expect(decoded.pixels == image.pixels)
@@ -118,8 +119,8 @@ struct OutputTests {
         let image = try Renderer.render(try Self.scene(), size: Self.size, options: RenderOptions(supersample: 3))
         #expect(image.width == 600)
         for i in 0..<3 {
-            let c = BookCube.center(face: i)
-            Probe.expect(image, c.x, c.y, BookCube.colors[i], "supersampled face \(i + 1)")
+            let c = HandCube.center(face: i)
+            Probe.expect(image, c.x, c.y, HandCube.colors[i], "supersampled face \(i + 1)")
         }
     }
 }

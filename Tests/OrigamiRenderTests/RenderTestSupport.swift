@@ -2,6 +2,7 @@ import Foundation
 import Origami
 import OrigamiRender
 import Testing
+import TestSupport
 
 /// A 4×4 matrix for row vectors, written out by hand from DESIGN §1 so the tests' expected positions do not
 /// come from the library under test.
@@ -101,22 +102,20 @@ enum Probe {
     }
 }
 
-/// The book's cube (ch. 5): six 200×200 faces in a 400×400 container centred on a 600×600 canvas, the
-/// container's sublayerTransform `m34 = −1/500`, then Rotate(−π/4 about x), then Rotate(−π/4 about y).
-enum BookCube {
+/// The book's cube (TestSupport's `BookCube`) as the render tests place it — its container at (100, 100),
+/// centred on a 600×600 canvas — and where its faces land there, derived by hand with `HandMatrix`
+/// independently of the library's chain and of the fixture's own code.
+enum HandCube {
     static let colors: [Color] = [.red, .green, .blue, .yellow, .cyan, .magenta]
+    static let origin = CGPoint(x: 100, y: 100)
 
-    /// The face transforms in the book's order and code style: translation, then Rotate (applied first).
-    static let faceTransforms: [Transform3D] = [
-        Transform3D(translationX: 0, y: 0, z: 100),
-        Transform3D(translationX: 100, y: 0, z: 0).rotated(by: .pi / 2, x: 0, y: 1, z: 0),
-        Transform3D(translationX: 0, y: -100, z: 0).rotated(by: .pi / 2, x: 1, y: 0, z: 0),
-        Transform3D(translationX: 0, y: 100, z: 0).rotated(by: -.pi / 2, x: 1, y: 0, z: 0),
-        Transform3D(translationX: -100, y: 0, z: 0).rotated(by: -.pi / 2, x: 0, y: 1, z: 0),
-        Transform3D(translationX: 0, y: 0, z: -100).rotated(by: .pi, x: 0, y: 1, z: 0),
-    ]
+    /// The cube on the canvas, faces coloured `colors`; `inSolid`: the faces live in a TransformLayer.
+    static func make(inSolid: Bool, isDoubleSided: Bool = true, lighting: (any FaceShader)? = nil) throws -> BookCube {
+        try BookCube(inSolid: inSolid, origin: origin, faceColors: colors, isDoubleSided: isDoubleSided,
+                     lighting: lighting)
+    }
 
-    /// The same transforms by hand: a rotation applied first, then the translation.
+    /// The book's face transforms by hand: a rotation applied first, then the translation.
     static let handFaces: [HandMatrix] = [
         .translation(0, 0, 100),
         HandMatrix.rotationY(.pi / 2).then(.translation(100, 0, 0)),
@@ -138,30 +137,5 @@ enum BookCube {
     static func center(face i: Int) -> (x: Double, y: Double) { handMap(face: i).project(100, 100) }
     static func corners(face i: Int) -> [(x: Double, y: Double)] {
         [(0, 0), (200, 0), (200, 200), (0, 200)].map { handMap(face: i).project($0.0, $0.1) }
-    }
-
-    /// `viaTransformLayer`: the faces live in a TransformLayer (at the container's centre) inside the container.
-    static func make(viaTransformLayer: Bool, doubleSided: Bool = true, lighting: (any FaceShader)? = nil) throws -> Layer {
-        let container = Layer(name: "container", frame: CGRect(x: 100, y: 100, width: 400, height: 400))
-        var p = Transform3D.identity
-        p.m34 = -1.0 / 500
-        p = p.rotated(by: -.pi / 4, x: 1, y: 0, z: 0)
-        p = p.rotated(by: -.pi / 4, x: 0, y: 1, z: 0)
-        container.sublayerTransform = p
-        container.lighting = lighting
-        var holder = container
-        if viaTransformLayer {
-            let solid = TransformLayer(name: "cube", frame: CGRect(x: 0, y: 0, width: 400, height: 400))
-            try container.addSublayer(solid)
-            holder = solid
-        }
-        for i in 0..<6 {
-            let face = Layer(name: "face\(i + 1)", frame: CGRect(x: 100, y: 100, width: 200, height: 200))
-            face.backgroundColor = colors[i]
-            face.transform = faceTransforms[i]
-            face.isDoubleSided = doubleSided
-            try holder.addSublayer(face)
-        }
-        return container
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Origami
 import OrigamiRender
 import Testing
+import TestSupport
 
 @Suite("Silhouettes")
 struct SilhouetteTests {
@@ -11,11 +12,11 @@ struct SilhouetteTests {
     /// covering more than 40 % of it over the white canvas); blends of the visible red, green and blue faces
     /// with each other or with white never pass that test.
     @Test func hiddenFacesDoNotFringeTheSilhouette() throws {
-        let cube = try BookCube.make(viaTransformLayer: true, doubleSided: true)
-        for face in cube.subtree where ["face4", "face5", "face6"].contains(face.name ?? "") {
+        let cube = try HandCube.make(inSolid: true, isDoubleSided: true)
+        for face in cube.faces[3...] {
             face.backgroundColor = .yellow
         }
-        let image = try Renderer.render(cube, size: CGSize(width: 600, height: 600), options: RenderOptions(background: .white))
+        let image = try Renderer.render(cube.container, size: CGSize(width: 600, height: 600), options: RenderOptions(background: .white))
         var fringe = 0
         for y in 0..<image.height {
             for x in 0..<image.width {

@@ -2,6 +2,7 @@ import Foundation
 import Origami
 import OrigamiRender
 import Testing
+import TestSupport
 
 /// Every face gets the same shade, whatever its transforms.
 private struct UniformShader: FaceShader {
@@ -64,7 +65,7 @@ struct VertexShadeSealTests {
         let image = try Renderer.render(container, size: CGSize(width: 400, height: 400))
         let c = try #require(image.pixel(x: Self.centre.x, y: Self.centre.y))
         for (got, want) in zip([c.red, c.green, c.blue], expected) {
-            #expect(abs(got - want) <= 2.0 / 255, "\(got) vs \(want)")
+            expectApprox(got, want, tolerance: 2.0 / 255)
         }
     }
 
@@ -83,7 +84,7 @@ struct VertexShadeSealTests {
         // 0.549 there instead of 0.6.
         let p = LayerDrawingTests.faceMap.project(200 * u, 100)
         let c = try #require(image.pixel(x: Int(p.x), y: Int(p.y)))
-        #expect(abs(c.red - (0.2 + 0.8 * u)) <= 2.0 / 255, "\(c.red) at u = \(u)")
+        expectApprox(c.red, 0.2 + 0.8 * u, tolerance: 2.0 / 255, "at u = \(u)")
     }
 
     @Test("a face with a sublayer is shaded the same inside as a plain one (the grouped path)")
@@ -99,6 +100,7 @@ struct VertexShadeSealTests {
         try container.addSublayer(face)
         let image = try Renderer.render(container, size: CGSize(width: 400, height: 400))
         let c = try #require(image.pixel(x: Self.centre.x, y: Self.centre.y))
-        #expect(abs(c.red - 0.5) <= 2.0 / 255 && abs(c.green - 0.5) <= 2.0 / 255)
+        expectApprox(c.red, 0.5, tolerance: 2.0 / 255)
+        expectApprox(c.green, 0.5, tolerance: 2.0 / 255)
     }
 }

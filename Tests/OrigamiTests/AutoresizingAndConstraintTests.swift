@@ -1,6 +1,7 @@
 import Foundation
 import Origami
 import Testing
+import TestSupport
 
 @Suite("Layout: autoresizing and constraints")
 struct AutoresizingAndConstraintTests {
@@ -33,7 +34,7 @@ struct AutoresizingAndConstraintTests {
         c.autoresizingMask = [.minXMargin, .maxXMargin]
         try p.addSublayer(c)
         p.bounds.size = CGSize(width: 200, height: 100)
-        #expect(abs(Double(c.frame.minX) - (10 + 100.0 * 10 / 70)) < 1e-9)
+        expectApprox(Double(c.frame.minX), 10 + 100.0 * 10 / 70, tolerance: 1e-9)
         #expect(c.frame.width == 30)
     }
 

@@ -108,14 +108,14 @@ struct CompatibilityTests {
         #expect(cube.container.sublayers == cube.faces)
         // Face 2 (right): MakeTranslation(100, 0, 0) then Rotate(M_PI_2, 0, 1, 0) = Ry(π/2) · T(100, 0, 0):
         // its local +x runs into the screen (−z) and its centre sits at x = +100.
-        let right = BookCube.faceTransforms[1]
+        let right = BookCube.faceTransforms()[1]
         let centre = try #require(right.apply(Vector3.zero))
         expectApprox(centre, Vector3(100, 0, 0), tolerance: 1e-12)
         let xAxis = try #require(right.apply(Vector3(1, 0, 0)))
         expectApprox(xAxis, Vector3(100, 0, -1), tolerance: 1e-12)
         // Every face's +z (its front) points out of the cube: the face centre moved along its normal.
         let outward = [Vector3(0, 0, 1), Vector3(1, 0, 0), Vector3(0, -1, 0), Vector3(0, 1, 0), Vector3(-1, 0, 0), Vector3(0, 0, -1)]
-        for (t, n) in zip(BookCube.faceTransforms, outward) {
+        for (t, n) in zip(BookCube.faceTransforms(), outward) {
             let front = try #require(t.apply(Vector3(0, 0, 1)))
             let middle = try #require(t.apply(.zero))
             expectApprox(front - middle, n, tolerance: 1e-12)

@@ -226,10 +226,10 @@ struct ConversionTests {
         #expect(cube.container.planeMaps(to: cube.container)?.isEmpty == true)
         // The unflattened chain to the container equals the product of the book's matrices.
         let expected = Transform3D(translationX: -100, y: -100, z: 0)
-            .concatenating(BookCube.faceTransforms[2])
+            .concatenating(BookCube.faceTransforms()[2])
             .concatenating(Transform3D(translationX: 200, y: 200, z: 0))
             .concatenating(Transform3D(translationX: -200, y: -200, z: 0))
-            .concatenating(BookCube.perspective)
+            .concatenating(BookCube.camera)
             .concatenating(Transform3D(translationX: 200, y: 200, z: 0))
         expectApprox(try #require(cube.face(3).transform3D(to: cube.container)), expected, tolerance: 1e-9)
         #expect(cube.face(3).transform3D(to: button) == nil)

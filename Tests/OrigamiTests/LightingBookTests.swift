@@ -23,39 +23,39 @@ enum BookFigures {
 struct LightingBookTests {
     @Test("the figures round to the book's: 0.0528, 0.5, 0, 1, 0.5, 0.947")
     func figures() {
-        #expect(abs(BookFigures.alpha[0] - 0.0528) < 1e-4)
-        #expect(abs(BookFigures.unclamped[2] - -0.394) < 1e-3)
-        #expect(abs(BookFigures.unclamped[3] - 1.394) < 1e-3)
-        #expect(abs(BookFigures.alpha[5] - 0.947) < 1e-3)
+        expectApprox(BookFigures.alpha[0], 0.0528, tolerance: 1e-4)
+        expectApprox(BookFigures.unclamped[2], -0.394, tolerance: 1e-3)
+        expectApprox(BookFigures.unclamped[3], 1.394, tolerance: 1e-3)
+        expectApprox(BookFigures.alpha[5], 0.947, tolerance: 1e-3)
     }
 
     @Test("the book's cube as six sublayers of the container: overlay alpha per face")
     func sixSublayers() throws {
-        let (container, faces) = try bookCubeContainer()
-        container.lighting = Lighting.book
+        let cube = try BookCube(lighting: Lighting.book)
+        let container = cube.container
         let members = container.sublayerScene()
-        #expect(members.map(\.layer) == faces)
+        #expect(members.map(\.layer) == cube.faces)
         for (i, member) in members.enumerated() {
             let shade = try #require(Lighting.book.shade(container.faceTransforms(for: member), bounds: member.layer.bounds))
             let overlay = try #require(shade.overlay, "face \(i + 1)")
             #expect(overlay.red == 0 && overlay.green == 0 && overlay.blue == 0)
-            #expect(abs(overlay.alpha - BookFigures.alpha[i]) < 1e-9, "face \(i + 1): \(overlay.alpha)")
+            expectApprox(overlay.alpha, BookFigures.alpha[i], tolerance: 1e-9, "face \(i + 1): \(overlay.alpha)")
             #expect(shade.multiply == nil && shade.add == nil && shade.vertexMultiply == nil)
         }
     }
 
     @Test("the same numbers as data, unclamped values included")
     func data() throws {
-        let (container, _) = try bookCubeContainer()
+        let container = try BookCube().container
         container.lighting = Lighting.book
         let report = try container.lightingReport()
         #expect(report.count == 6)
         for (i, row) in report.enumerated() {
             let normal = try #require(row.objectNormal)
             #expect(near(Vector3(normal[0], normal[1], normal[2]), BookFigures.normals[i]), "face \(i + 1)")
-            #expect(abs(row.lights[0].lDotN - BookFigures.lDotN[i]) < 1e-9, "face \(i + 1)")
-            #expect(abs(row.unclampedOverlay - BookFigures.unclamped[i]) < 1e-9, "face \(i + 1)")
-            #expect(abs(row.overlayAlpha - BookFigures.alpha[i]) < 1e-9, "face \(i + 1)")
+            expectApprox(row.lights[0].lDotN, BookFigures.lDotN[i], tolerance: 1e-9, "face \(i + 1)")
+            expectApprox(row.unclampedOverlay, BookFigures.unclamped[i], tolerance: 1e-9, "face \(i + 1)")
+            expectApprox(row.overlayAlpha, BookFigures.alpha[i], tolerance: 1e-9, "face \(i + 1)")
             #expect(row.layerName == "face \(i + 1)" && row.treeIndex == i)
         }
     }
@@ -64,37 +64,38 @@ struct LightingBookTests {
     func solid() throws {
         let cube = try Solid.cube(size: 200)
         cube.name = "cube"
-        let container = try container(holding: cube)
+        let container = try BookCube.container(holding: cube)
         container.lighting = Lighting.book
         let members = container.sublayerScene()
         #expect(members.map(\.layer) == cube.faces)
         for (i, member) in members.enumerated() {
             let shade = try #require(Lighting.book.shade(container.faceTransforms(for: member), bounds: member.layer.bounds))
-            #expect(abs((shade.overlay?.alpha ?? -1) - BookFigures.alpha[i]) < 1e-9, "face \(i + 1)")
+            expectApprox(shade.overlay?.alpha, BookFigures.alpha[i], tolerance: 1e-9, "face \(i + 1)")
         }
         let report = try container.lightingReport()
         #expect(report.map(\.faceNumber) == [1, 2, 3, 4, 5, 6])
         #expect(report.map(\.faceKind) == ["front", "right", "top", "bottom", "left", "back"])
         #expect(report.allSatisfy { $0.solidName == "cube" })
         for (i, row) in report.enumerated() {
-            #expect(abs(row.unclampedOverlay - BookFigures.unclamped[i]) < 1e-9, "face \(i + 1)")
+            expectApprox(row.unclampedOverlay, BookFigures.unclamped[i], tolerance: 1e-9, "face \(i + 1)")
         }
     }
 
     @Test("object-space lighting turns with the solid: turning the cube leaves the book's alphas alone")
     func turnedSolid() throws {
         let cube = try Solid.cube(size: 200)
-        let container = try container(holding: cube)
+        let container = try BookCube.container(holding: cube)
         cube.transform = CATransform3DMakeRotation(0.7, 1, 2, 3)
         let report = try Lighting.book.lightingReport(for: container)
         for (i, row) in report.enumerated() {
-            #expect(abs(row.overlayAlpha - BookFigures.alpha[i]) < 1e-9, "face \(i + 1)")
+            expectApprox(row.overlayAlpha, BookFigures.alpha[i], tolerance: 1e-9, "face \(i + 1)")
         }
     }
 
     @Test("lighting never changes the layers")
     func pure() throws {
-        let (container, faces) = try bookCubeContainer()
+        let cube = try BookCube()
+        let (container, faces) = (cube.container, cube.faces)
         let before = faces.map(\.geometry)
         container.lighting = Lighting.book
         _ = try container.lightingReport()
@@ -107,7 +108,7 @@ struct LightingBookTests {
 
     @Test("the report encodes to JSON and back, and has a flat CSV row form")
     func codable() throws {
-        let (container, _) = try bookCubeContainer()
+        let container = try BookCube().container
         let report = try Lighting.book.lightingReport(for: container)
         let data = try JSONEncoder().encode(report)
         let decoded = try JSONDecoder().decode([FaceLightingData].self, from: data)

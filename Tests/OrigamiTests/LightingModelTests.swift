@@ -13,7 +13,7 @@ struct LightingModelTests {
     }
 
     func front() throws -> (container: Layer, member: SceneMember) {
-        let container = bookContainer(camera: .identity)
+        let container = BookCube.container(camera: .identity)
         let face = Layer(name: "face", frame: CGRect(x: 150, y: 150, width: 100, height: 100))
         try container.addSublayer(face)
         return (container, try #require(container.sublayerScene().first))
@@ -27,7 +27,7 @@ struct LightingModelTests {
     func rgb(_ c: Color?) -> [Double] { c.map { [$0.red, $0.green, $0.blue] } ?? [] }
 
     func close(_ a: [Double], _ b: [Double]) -> Bool {
-        a.count == b.count && zip(a, b).allSatisfy { abs($0 - $1) < 1e-9 }
+        a.count == b.count && zip(a, b).allSatisfy { $0.isApproximatelyEqual(to: $1, absoluteTolerance: 1e-9) }
     }
 
     @Test("lambert: a + (1 − a)·max(0, −L·N)·I", arguments: [
@@ -108,11 +108,11 @@ struct LightingModelTests {
         // One light straight on (L·N = −1), one at 120° (L·N = +0.5): 1 − 1 + 0.5 − 0.5 = 0.
         let lights: [Light] = [.directional(Self.at(degrees: 0)), .directional(Self.at(degrees: 120))]
         let s = try shade(Lighting(lights: lights, model: .bookOverlay, ambient: 0.5))
-        #expect(abs((s.overlay?.alpha ?? -1) - 0) < 1e-9)
+        expectApprox(s.overlay?.alpha, 0, tolerance: 1e-9)
         let one = try shade(Lighting(lights: [.directional(Self.at(degrees: 120))], model: .bookOverlay, ambient: 0.2))
-        #expect(abs((one.overlay?.alpha ?? -1) - 1) < 1e-9)  // 1 + 0.5 − 0.2 = 1.3 → 1
+        expectApprox(one.overlay?.alpha, 1, tolerance: 1e-9)  // 1 + 0.5 − 0.2 = 1.3 → 1
         let half = try shade(Lighting(lights: [.directional(Self.at(degrees: 60))], model: .bookOverlay, ambient: 0.2))
-        #expect(abs((half.overlay?.alpha ?? -1) - 0.3) < 1e-9)  // 1 − 0.5 − 0.2
+        expectApprox(half.overlay?.alpha, 0.3, tolerance: 1e-9)  // 1 − 0.5 − 0.2
     }
 }
 
@@ -121,7 +121,7 @@ struct LightingPointTests {
     /// Two 100 × 100 faces in the plane z = 0 of an unturned container: left over x 0…100, right over 200…300,
     /// y 0…100; a white point light between them at (150, 50, 50).
     func twoFaces() throws -> (container: Layer, left: Layer, right: Layer) {
-        let container = bookContainer(camera: .identity)
+        let container = BookCube.container(camera: .identity)
         let left = Layer(name: "left", frame: CGRect(x: 0, y: 0, width: 100, height: 100))
         let right = Layer(name: "right", frame: CGRect(x: 200, y: 0, width: 100, height: 100))
         try container.addSublayer(left)
@@ -149,7 +149,8 @@ struct LightingPointTests {
         // Corner order (minX, minY), (maxX, minY), (maxX, maxY), (minX, maxY).
         let expectedLeft = [far, near, near, far], expectedRight = [near, far, far, near]
         for i in 0..<4 {
-            #expect(abs(left[i] - expectedLeft[i]) < 1e-9 && abs(right[i] - expectedRight[i]) < 1e-9, "corner \(i)")
+            expectApprox(left[i], expectedLeft[i], tolerance: 1e-9, "corner \(i)")
+            expectApprox(right[i], expectedRight[i], tolerance: 1e-9, "corner \(i)")
         }
         #expect(left[1] > left[0] && right[0] > right[1])
         #expect(s[0].multiply == nil && s[0].overlay == nil)
@@ -163,12 +164,12 @@ struct LightingPointTests {
         let lighting = Lighting(lights: [light], model: .lambert, ambient: 0, pointLightSampling: .centre)
         let s = try shades(lighting)
         let expected = 50 / 12500.0.squareRoot() / 2.25
-        #expect(abs((s[0].multiply?.red ?? -1) - expected) < 1e-9)
+        expectApprox(s[0].multiply?.red, expected, tolerance: 1e-9)
         #expect(s[0].vertexMultiply == nil)
         let (container, _, _) = try twoFaces()
         let row = try #require(try lighting.lightingReport(for: container).first)
-        #expect(abs(row.lights[0].attenuation - 1 / 2.25) < 1e-12)
-        #expect(abs(row.lights[0].lDotN - -50 / 12500.0.squareRoot()) < 1e-12)
+        expectApprox(row.lights[0].attenuation, 1 / 2.25, tolerance: 1e-12)
+        expectApprox(row.lights[0].lDotN, -50 / 12500.0.squareRoot(), tolerance: 1e-12)
     }
 
     @Test("under bookOverlay, per-corner shading is a grey multiply of 1 − alpha")
@@ -176,7 +177,8 @@ struct LightingPointTests {
         // Near corner: 1 + L·N − 0.5 = 0.5 − 0.57735 < 0 → alpha 0 → grey 1; far: 0.5 − 0.30151 → grey 0.80151.
         let s = try shades(Lighting(lights: [Self.light], model: .bookOverlay, ambient: 0.5))
         let left = try #require(s[0].vertexMultiply).map(\.red)
-        #expect(abs(left[1] - 1) < 1e-9 && abs(left[0] - (0.5 + 50 / 27500.0.squareRoot())) < 1e-9)
+        expectApprox(left[1], 1, tolerance: 1e-9)
+        expectApprox(left[0], 0.5 + 50 / 27500.0.squareRoot(), tolerance: 1e-9)
         #expect(s[0].overlay == nil)
     }
 

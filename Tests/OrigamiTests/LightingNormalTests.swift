@@ -8,7 +8,7 @@ struct LightingNormalTests {
     /// A 100 × 100 layer at the centre of a 400 × 400 container with `camera` as its sublayerTransform.
     func single(_ transform: Transform3D, position: CGPoint = CGPoint(x: 200, y: 200),
                 camera: Transform3D = .identity) throws -> (container: Layer, member: SceneMember) {
-        let container = bookContainer(camera: camera)
+        let container = BookCube.container(camera: camera)
         let face = Layer(name: "face", frame: CGRect(x: 0, y: 0, width: 100, height: 100))
         face.position = position
         face.transform = transform
@@ -30,7 +30,8 @@ struct LightingNormalTests {
         let truth = try #require(ex.cross(ey).normalized())
         let normal = try #require(m.planeNormal(at: CGPoint(x: 50, y: 50)))
         #expect(near(normal, truth))
-        #expect(abs(normal.dot(ex)) < 1e-12 && abs(normal.dot(ey)) < 1e-12)
+        expectApprox(normal.dot(ex), 0, tolerance: 1e-12)
+        expectApprox(normal.dot(ey), 0, tolerance: 1e-12)
         // By hand: edges (1,0,0) and (0, 3c, s)·… ∝ (0, 3, 1), so N ∝ (0, −1, 3).
         #expect(near(normal, Vector3(0, -1, 3) / 10.0.squareRoot()))
         // The book's plain 3×3 gives the third row (0, −3s, c) ∝ (0, −3, 1): not perpendicular to ey.
@@ -39,7 +40,7 @@ struct LightingNormalTests {
         // And the lighting uses the right one: a light straight into the screen gives −L·N = 3/√10.
         let lighting = Lighting(lights: [.directional(Vector3(0, 0, -1))], model: .lambert, ambient: 0)
         let row = try #require(try lighting.lightingReport(for: container).first)
-        #expect(abs(row.brightness[0] - 3 / 10.0.squareRoot()) < 1e-9)
+        expectApprox(row.brightness[0], 3 / 10.0.squareRoot(), tolerance: 1e-9)
         let scene = try #require(row.sceneNormal)
         #expect(near(Vector3(scene[0], scene[1], scene[2]), truth))
     }
@@ -52,15 +53,16 @@ struct LightingNormalTests {
         let row = try #require(try twoSided.lightingReport(for: container).first)
         #expect(row.isSeenFromBehind)
         // Own normal (0,0,−1): L·N = +1; flipped, −L·N = 1: fully lit.
-        #expect(abs(row.lights[0].lDotN - 1) < 1e-9)
-        #expect(abs(row.brightness[0] - 1) < 1e-9)
+        expectApprox(row.lights[0].lDotN, 1, tolerance: 1e-9)
+        expectApprox(row.brightness[0], 1, tolerance: 1e-9)
         var oneSided = twoSided
         oneSided.twoSided = false
-        #expect(abs(try #require(try oneSided.lightingReport(for: container).first).brightness[0]) < 1e-9)
+        expectApprox(try #require(try oneSided.lightingReport(for: container).first).brightness[0], 0, tolerance: 1e-9)
         // The book's overlay takes the face's own normal: 1 + 1 − 0.5 = 1.5, clamped to 1.
         let book = Lighting(lights: [light], model: .bookOverlay, ambient: 0.5)
         let bookRow = try #require(try book.lightingReport(for: container).first)
-        #expect(abs(bookRow.unclampedOverlay - 1.5) < 1e-9 && bookRow.overlayAlpha == 1)
+        expectApprox(bookRow.unclampedOverlay, 1.5, tolerance: 1e-9)
+        #expect(bookRow.overlayAlpha == 1)
     }
 
     @Test("under perspective, 'seen from behind' follows where the eye is")

@@ -87,7 +87,7 @@ struct SolidCubeTests {
     func bookTransforms() throws {
         let cube = try Solid.cube(size: 200)
         // The transforms come from the book's listing, written with the Core Animation names in the fixture.
-        for (face, expected) in zip(cube.faces, bookFaceTransforms(size: 200)) {
+        for (face, expected) in zip(cube.faces, BookCube.faceTransforms(size: 200)) {
             #expect(face.transform.isApproximatelyEqual(to: expected), "face \(face.index)")
             #expect(face.bounds == CGRect(x: 0, y: 0, width: 200, height: 200))
             #expect(face.anchorPoint == CGPoint(x: 0.5, y: 0.5))
@@ -98,7 +98,7 @@ struct SolidCubeTests {
     @Test("the solid is centred on its bounds' middle, so position places the cube's centre")
     func placement() throws {
         let cube = try Solid.cube(size: 200)
-        let container = try container(holding: cube, camera: .identity)
+        let container = try BookCube.container(holding: cube, camera: .identity)
         // With no camera, the front face's centre lands at (200, 200, 100): position + (0, 0, s/2).
         let front = try #require(cube.face(.front))
         let centre = try #require(front.transform3D(to: container)?.apply(Vector3(100, 100, 0)))
@@ -111,7 +111,7 @@ struct SolidCubeTests {
         let label = TextLayer()
         label.frame = CGRect(x: 50, y: 90, width: 100, height: 20)
         try #require(cube.face(number: 3)).addSublayer(label)
-        let container = try container(holding: cube)
+        let container = try BookCube.container(holding: cube)
         #expect(container.sublayerScene().map(\.layer) == cube.faces)
         #expect(label.superlayer === cube.face(.top))
     }
@@ -139,7 +139,7 @@ struct SolidCubeTests {
     @Test("a polyhedron given the cube's faces reproduces the book's six transforms")
     func polyhedronCube() throws {
         let solid = try Solid.polyhedron(faces: cubeFaces(side: 200))
-        for (face, expected) in zip(solid.faces, bookFaceTransforms(size: 200)) {
+        for (face, expected) in zip(solid.faces, BookCube.faceTransforms(size: 200)) {
             #expect(face.transform.isApproximatelyEqual(to: expected), "face \(face.index)")
             #expect(face.bounds.size == CGSize(width: 200, height: 200))
             #expect(face.polygon == nil, "a square face fills its bounds")
@@ -149,13 +149,13 @@ struct SolidCubeTests {
     @Test("a 4-sided prism of circumradius s/√2 is the book's cube, sides numbered around from the front")
     func squarePrism() throws {
         let prism = try Solid.prism(sides: 4, radius: 100 * 2.0.squareRoot(), height: 200)
-        let book = bookFaceTransforms(size: 200)
+        let book = BookCube.faceTransforms(size: 200)
         // Sides go front (+z), right (+x), back, left; then the caps top and bottom: book faces 1, 2, 6, 5, 3, 4.
         let order = [0, 1, 5, 4, 2, 3]
         #expect(prism.faces.map(\.kind) == [.side(1), .side(2), .side(3), .side(4), .top, .bottom])
         for (face, b) in zip(prism.faces, order) {
             #expect(face.transform.isApproximatelyEqual(to: book[b]), "face \(face.index)")
-            #expect(abs(face.bounds.width - 200) < 1e-9 && abs(face.bounds.height - 200) < 1e-9)
+            expectApprox(face.bounds.size, CGSize(width: 200, height: 200), tolerance: 1e-9)
         }
     }
 }
@@ -183,7 +183,7 @@ struct SolidKindTests {
             // +z is perpendicular to the face: every outline edge is orthogonal to it.
             for i in outline.indices {
                 let edge = outline[(i + 1) % outline.count] - outline[i]
-                #expect(abs(edge.dot(z)) < 1e-9, "face \(face.index) edge \(i)")
+                expectApprox(edge.dot(z), 0, tolerance: 1e-9, "face \(face.index) edge \(i)")
             }
         }
     }
@@ -233,7 +233,7 @@ struct SolidKindTests {
         // The base's corners sit at (±c, ±c): an axis-aligned square of side 2c that fills its bounds.
         let base = try #require(pyramid.face(.base))
         #expect(base.polygon == nil)
-        #expect(abs(base.bounds.width - 2 * c) < 1e-9 && abs(base.bounds.height - 2 * c) < 1e-9)
+        expectApprox(base.bounds.size, CGSize(width: 2 * c, height: 2 * c), tolerance: 1e-9)
         // A pentagon cannot fill its bounding rectangle.
         #expect(try Solid.pyramid(sides: 5, radius: 10, height: 10).face(.base)?.polygon?.count == 5)
     }

@@ -1,60 +1,8 @@
 import Foundation
 import Origami
 
-// Shared set-ups for the solids and lighting tests: the book's cube (ch. 5), written line for line as the book
-// writes it, and helpers that read a solid's geometry back through the layer model (not through the code
-// under test's own bookkeeping).
-
-/// The book's camera (ch. 5): `perspective.m34 = -1.0 / 500.0`, then rotate −45° about x and −45° about y.
-public func bookCamera() -> Transform3D {
-    var perspective = CATransform3DIdentity
-    perspective.m34 = -1.0 / 500.0
-    perspective = CATransform3DRotate(perspective, -.pi / 4, 1, 0, 0)
-    perspective = CATransform3DRotate(perspective, -.pi / 4, 0, 1, 0)
-    return perspective
-}
-
-/// The book's six face transforms for a cube of side `s`, in the book's order 1 front … 6 back.
-public func bookFaceTransforms(size s: Double = 200) -> [Transform3D] {
-    let h = s / 2
-    return [
-        CATransform3DMakeTranslation(0, 0, h),
-        CATransform3DRotate(CATransform3DMakeTranslation(h, 0, 0), .pi / 2, 0, 1, 0),
-        CATransform3DRotate(CATransform3DMakeTranslation(0, -h, 0), .pi / 2, 1, 0, 0),
-        CATransform3DRotate(CATransform3DMakeTranslation(0, h, 0), -.pi / 2, 1, 0, 0),
-        CATransform3DRotate(CATransform3DMakeTranslation(-h, 0, 0), -.pi / 2, 0, 1, 0),
-        CATransform3DRotate(CATransform3DMakeTranslation(0, 0, -h), .pi, 0, 1, 0),
-    ]
-}
-
-/// A 400 × 400 container with the book's camera (or `camera`), as in the book.
-public func bookContainer(camera: Transform3D = bookCamera()) -> Layer {
-    let container = Layer(name: "container", frame: CGRect(x: 0, y: 0, width: 400, height: 400))
-    container.sublayerTransform = camera
-    return container
-}
-
-/// The book's cube: six 200 × 200 faces, direct sublayers of the container, positioned at its centre.
-public func bookCubeContainer(camera: Transform3D = bookCamera()) throws -> (container: Layer, faces: [Layer]) {
-    let container = bookContainer(camera: camera)
-    var faces: [Layer] = []
-    for (i, t) in bookFaceTransforms().enumerated() {
-        let face = Layer(name: "face \(i + 1)", frame: CGRect(x: 0, y: 0, width: 200, height: 200))
-        face.position = CGPoint(x: 200, y: 200)
-        face.transform = t
-        try container.addSublayer(face)
-        faces.append(face)
-    }
-    return (container, faces)
-}
-
-/// `solid` placed at the centre of a book container.
-public func container(holding solid: Solid, camera: Transform3D = bookCamera()) throws -> Layer {
-    let container = bookContainer(camera: camera)
-    solid.position = CGPoint(x: 200, y: 200)
-    try container.addSublayer(solid)
-    return container
-}
+// Helpers for the solids and lighting tests that read a solid's geometry back through the layer model (not
+// through the code under test's own bookkeeping). The book's cube and its container are `BookCube`.
 
 /// Maps a point of `face`'s plane into its solid's bounds space with the face's own layer geometry.
 public func solidSpacePoint(_ p: CGPoint, of face: Layer) -> Vector3? {

@@ -35,49 +35,16 @@ public func expectApprox<T: ApproximatelyEquatable>(
             sourceLocation: sourceLocation)
 }
 
-/// Expects a non-nil point within `tolerance` of `expected` in x and y.
-public func expectApprox(
-    _ actual: CGPoint?, _ expected: CGPoint, tolerance: Double = trigTolerance, _ comment: Comment? = nil,
+/// Expects a non-nil `actual` within `tolerance` of `expected` in every component.
+public func expectApprox<T: ApproximatelyEquatable>(
+    _ actual: T?, _ expected: T, tolerance: Double = trigTolerance, _ comment: Comment? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
     guard let actual else {
         Issue.record(mismatch(nil as String?, expected, tolerance, comment), sourceLocation: sourceLocation)
         return
     }
-    #expect(abs(Double(actual.x - expected.x)) <= tolerance && abs(Double(actual.y - expected.y)) <= tolerance,
-            mismatch(actual, expected, tolerance, comment),
-            sourceLocation: sourceLocation)
-}
-
-/// Expects a non-nil size within `tolerance` of `expected`.
-public func expectApprox(
-    _ actual: CGSize?, _ expected: CGSize, tolerance: Double = trigTolerance, _ comment: Comment? = nil,
-    sourceLocation: SourceLocation = #_sourceLocation
-) {
-    guard let actual else {
-        Issue.record(mismatch(nil as String?, expected, tolerance, comment), sourceLocation: sourceLocation)
-        return
-    }
-    #expect(abs(Double(actual.width - expected.width)) <= tolerance
-            && abs(Double(actual.height - expected.height)) <= tolerance,
-            mismatch(actual, expected, tolerance, comment),
-            sourceLocation: sourceLocation)
-}
-
-/// Expects a non-nil rect within `tolerance` of `expected` in origin and size.
-public func expectApprox(
-    _ actual: CGRect?, _ expected: CGRect, tolerance: Double = trigTolerance, _ comment: Comment? = nil,
-    sourceLocation: SourceLocation = #_sourceLocation
-) {
-    guard let actual else {
-        Issue.record(mismatch(nil as String?, expected, tolerance, comment), sourceLocation: sourceLocation)
-        return
-    }
-    let ok = [actual.origin.x - expected.origin.x, actual.origin.y - expected.origin.y,
-              actual.size.width - expected.size.width, actual.size.height - expected.size.height]
-        .allSatisfy { abs(Double($0)) <= tolerance }
-    #expect(ok, mismatch(actual, expected, tolerance, comment),
-            sourceLocation: sourceLocation)
+    expectApprox(actual, expected, tolerance: tolerance, comment, sourceLocation: sourceLocation)
 }
 
 extension CGPoint {
