@@ -46,19 +46,8 @@ enum ImageBenchmarks {
     }
 
     static func spawn(scene: URL, mode: String) throws -> (ms: Double, rssKiB: Int) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        p.arguments = ["--image-child", scene.path, mode]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try p.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        let fields = output.split(whereSeparator: \.isWhitespace)
-        guard p.terminationStatus == 0, fields.count == 2, let ms = Double(fields[0]), let rss = Int(fields[1]) else {
-            throw BenchError("image child failed: \(output)")
-        }
-        return (ms, rss)
+        let fields = try SweepBenchmarks.childNumbers(["--image-child", scene.path, mode], count: 2, what: "image child")
+        return (fields[0], Int(fields[1]))
     }
 
     static func run(_ h: Harness) throws {

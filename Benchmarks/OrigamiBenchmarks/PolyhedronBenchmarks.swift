@@ -6,20 +6,8 @@ import OrigamiRender
 /// Big convex polyhedra (issue 13, item 5): building one must be near-linear in its faces, and the
 /// 20 000-face prism must render and inspect, as whole `origami` processes, in under 2 s each.
 enum PolyhedronBenchmarks {
-    /// A right prism with `sides` sides as `Solid.polyhedron(faces:)` takes it: two caps of `sides` vertices,
-    /// then the sides (the test suite's `prismPolyhedronFaces`; the benchmarks do not link TestSupport).
-    static func prismFaces(sides n: Int, radius r: Double = 120, height h: Double = 80) -> [[Vector3]] {
-        let ring = (0..<n).map { k -> (Double, Double) in
-            let a = Double(k) * 2 * .pi / Double(n)
-            return (r * cos(a), r * sin(a))
-        }
-        var faces = [ring.map { Vector3($0.0, -h / 2, $0.1) }, ring.reversed().map { Vector3($0.0, h / 2, $0.1) }]
-        for k in 0..<n {
-            let a = ring[k], b = ring[(k + 1) % n]
-            faces.append([Vector3(a.0, -h / 2, a.1), Vector3(b.0, -h / 2, b.1), Vector3(b.0, h / 2, b.1), Vector3(a.0, h / 2, a.1)])
-        }
-        return faces
-    }
+    /// A right prism with `sides` sides as `Solid.polyhedron(faces:)` takes it (TestSupport's).
+    static func prismFaces(sides n: Int) -> [[Vector3]] { prismPolyhedronFaces(sides: n, radius: 120, height: 80) }
 
     /// The prism in the book's container (perspective, turned), its sides single-sided, lit by the book's light.
     static func container(faces: [[Vector3]]) throws -> Layer {

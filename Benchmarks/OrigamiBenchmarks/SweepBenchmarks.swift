@@ -72,20 +72,25 @@ enum SweepBenchmarks {
     }
 
     static func spawn(parallel: Bool, count: Int) throws -> (ms: Double, rssKiB: Int, cpuMs: Double) {
+        let fields = try childNumbers(["--sweep-child", parallel ? "parallel" : "serial", String(count)], count: 3,
+                                      what: "sweep child")
+        return (fields[0], Int(fields[1]), fields[2])
+    }
+
+    /// Runs this benchmark binary again with `arguments` (a fresh process, so its peak memory is its own) and reads
+    /// the `count` numbers it prints.
+    static func childNumbers(_ arguments: [String], count: Int, what: String) throws -> [Double] {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        p.arguments = ["--sweep-child", parallel ? "parallel" : "serial", String(count)]
+        p.arguments = arguments
         let pipe = Pipe()
         p.standardOutput = pipe
         try p.run()
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
-        let fields = output.split(whereSeparator: \.isWhitespace)
-        guard p.terminationStatus == 0, fields.count == 3, let ms = Double(fields[0]), let rss = Int(fields[1]),
-              let cpu = Double(fields[2]) else {
-            throw BenchError("sweep child failed: \(output)")
-        }
-        return (ms, rss, cpu)
+        let numbers = output.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
+        guard p.terminationStatus == 0, numbers.count == count else { throw BenchError("\(what) failed: \(output)") }
+        return numbers
     }
 
     static func run(_ h: Harness) throws {

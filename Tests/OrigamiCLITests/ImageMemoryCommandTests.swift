@@ -11,22 +11,9 @@ import TestSupport
 private let sanitized = ProcessInfo.processInfo.environment["ORIGAMI_SANITIZER"] != nil
 private let sanitizedReason: Comment = "a sanitized build cannot run under ulimit -v (its shadow memory needs terabytes)"
 
-/// Runs `origami` with its address space limited to `kib` KiB (`ulimit -v`), as a user on a shared machine or in
-/// a container would meet it.
-private func runLimited(_ kib: Int, _ arguments: [String], in directory: URL) throws
-    -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "ulimit -v \(kib) && exec \"$0\" \"$@\"", OrigamiCommand.executable.path] + arguments
-    process.currentDirectoryURL = directory
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+/// Runs `origami` with its address space limited to `kib` KiB (`ulimit -v`).
+private func runLimited(_ kib: Int, _ arguments: [String], in directory: URL) throws -> CommandResult {
+    try OrigamiCommand.run(arguments, in: directory, addressSpaceKiB: kib)
 }
 
 /// A folder holding `big.png` (8000×7900 black pixels: 50 KB on disk, 252.8 MB decoded as ARGB32, 505.6 MB

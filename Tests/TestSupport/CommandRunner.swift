@@ -26,11 +26,18 @@ public enum OrigamiCommand {
         return packageRoot.appendingPathComponent(".build/debug/origami")
     }
 
-    /// Runs `origami` with `arguments` in `directory` (default: the package root) and waits for it.
-    public static func run(_ arguments: [String], in directory: URL? = nil) throws -> CommandResult {
+    /// Runs `origami` with `arguments` in `directory` (default: the package root) and waits for it. With
+    /// `addressSpaceKiB`, under that `ulimit -v`, as on a shared machine or in a container.
+    public static func run(_ arguments: [String], in directory: URL? = nil,
+                           addressSpaceKiB: Int? = nil) throws -> CommandResult {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if let kib = addressSpaceKiB {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -v \(kib) && exec \"$0\" \"$@\"", executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = directory ?? packageRoot
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

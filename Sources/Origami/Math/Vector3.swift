@@ -50,6 +50,21 @@ extension Vector3: CustomStringConvertible {
 }
 
 /// A homogeneous 4-vector `(x, y, z, w)`, the row vector Core Animation's matrices multiply.
+extension Vector3 {
+    /// Newell's normal of a planar polygon, not normalised (its length is twice the area): it depends on every
+    /// vertex rather than on any three, so it is robust for any polygon, and zero for a degenerate one. Summed
+    /// about the centroid, which keeps far-from-origin polygons accurate.
+    public static func newellNormal(of polygon: [Vector3]) -> Vector3 {
+        guard !polygon.isEmpty else { return .zero }
+        let centroid = polygon.reduce(Vector3.zero, +) / Double(polygon.count)
+        var n = Vector3.zero
+        for i in polygon.indices {
+            n = n + (polygon[i] - centroid).cross(polygon[(i + 1) % polygon.count] - centroid)
+        }
+        return n
+    }
+}
+
 public struct Vector4: Hashable, Sendable {
     public var x: Double, y: Double, z: Double, w: Double
 

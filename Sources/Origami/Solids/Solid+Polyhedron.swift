@@ -65,12 +65,7 @@ extension Solid {
     {
         let count = polygon.count
         let centroid = polygon.reduce(Vector3.zero, +) / Double(count)
-        // Newell's method: a normal (its length is twice the area) that does not depend on any three points.
-        var newell = Vector3.zero
-        for i in 0..<count {
-            let a = polygon[i] - centroid, b = polygon[(i + 1) % count] - centroid
-            newell = newell + a.cross(b)
-        }
+        let newell = Vector3.newellNormal(of: polygon)
         // Zero area, relative to the solid's size (tolerance = 1e-9 × size).
         guard newell.length > 1e6 * tolerance * tolerance, let n = newell.normalized() else { throw .degenerateFace(face: face) }
         let deviation = polygon.map { abs(($0 - centroid).dot(n)) }.max() ?? 0

@@ -20,21 +20,9 @@ extension Array where Element == HomogeneousPoint {
     /// origin of homogeneous space). Exact for any polygon whose vertices have `w ≥ 0`, convex or not: a concave
     /// ring may come back with edges running along the cut, which fill nothing.
     func clipped(a: Double, b: Double, c: Double) -> [HomogeneousPoint] {
-        guard !isEmpty else { return self }
-        var out: [HomogeneousPoint] = []
-        out.reserveCapacity(count + 2)
-        var p = self[count - 1]
-        var dp = a * p.x + b * p.y + c * p.w
-        for q in self {
-            let dq = a * q.x + b * q.y + c * q.w
-            if (dp >= 0) != (dq >= 0) {
-                let t = dp / (dp - dq)
-                out.append(HomogeneousPoint(x: p.x + (q.x - p.x) * t, y: p.y + (q.y - p.y) * t, w: p.w + (q.w - p.w) * t))
-            }
-            if dq >= 0 { out.append(q) }
-            p = q; dp = dq
+        clippedPolygon(self, side: { a * $0.x + b * $0.y + c * $0.w }) { p, q, t in
+            HomogeneousPoint(x: p.x + (q.x - p.x) * t, y: p.y + (q.y - p.y) * t, w: p.w + (q.w - p.w) * t)
         }
-        return out
     }
 
     /// The part in front of the eye (`w ≥ 0`); points on `w = 0` are kept as points at infinity.
@@ -57,4 +45,23 @@ extension Array where Element == HomogeneousPoint {
         if out.count > 1, out.first == out.last { out.removeLast() }
         return out.count >= 3 ? out : []
     }
+}
+
+/// Sutherland–Hodgman against one half-space: the part of `polygon` where `side` is ≥ 0, each edge that crosses
+/// the boundary cut at `between(p, q, t)`, `t` the fraction of the way from p to q where `side` is 0. Every clip
+/// of homogeneous geometry (a ring against the canvas and the eye, a scene polygon against the near plane) is
+/// this one loop.
+func clippedPolygon<P>(_ polygon: [P], side: (P) -> Double, between: (P, P, Double) -> P) -> [P] {
+    guard let last = polygon.last else { return polygon }
+    var out: [P] = []
+    out.reserveCapacity(polygon.count + 2)
+    var p = last
+    var dp = side(p)
+    for q in polygon {
+        let dq = side(q)
+        if (dp >= 0) != (dq >= 0) { out.append(between(p, q, dp / (dp - dq))) }
+        if dq >= 0 { out.append(q) }
+        p = q; dp = dq
+    }
+    return out
 }

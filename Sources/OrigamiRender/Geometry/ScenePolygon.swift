@@ -14,19 +14,11 @@ struct ScenePolygon: Sendable {
     /// so a plane very near the eye (all of its w tiny, all of it in front) is kept whole.
     init?(extent: PlaneRect, transform m: Transform3D, member: Int) {
         let corners = extent.corners.map { m.apply(Vector4(x: $0.x, y: $0.y, z: 0, w: 1)) }
-        var out: [Vector3] = []
-        let n = corners.count
         let eps = PlaneChain.nearW * (corners.map(\.w).max() ?? 0)
-        guard eps > 0 else { return nil }
-        for i in 0..<n {
-            let a = corners[i], b = corners[(i + 1) % n]
-            let aIn = a.w > eps, bIn = b.w > eps
-            if aIn { out.append(Vector3(a.x / a.w, a.y / a.w, a.z / a.w)) }
-            if aIn != bIn {
-                let t = (eps - a.w) / (b.w - a.w)
-                out.append(Vector3(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t) / eps)
-            }
+        let front = clippedPolygon(corners, side: { $0.w - eps }) { a, b, t in
+            Vector4(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t, z: a.z + (b.z - a.z) * t, w: a.w + (b.w - a.w) * t)
         }
+        let out = front.compactMap { $0.w > 0 ? Vector3($0.x / $0.w, $0.y / $0.w, $0.z / $0.w) : nil }
         guard out.count >= 3, out.allSatisfy(\.isFinite) else { return nil }
         self.points = out
         self.member = member
@@ -34,17 +26,8 @@ struct ScenePolygon: Sendable {
 
     init(points: [Vector3], member: Int) { self.points = points; self.member = member }
 
-    /// Newell's normal (not normalised); robust for any planar polygon, zero for a degenerate one.
-    var normal: Vector3 {
-        var n = Vector3.zero
-        for i in points.indices {
-            let a = points[i], b = points[(i + 1) % points.count]
-            n.x += (a.y - b.y) * (a.z + b.z)
-            n.y += (a.z - b.z) * (a.x + b.x)
-            n.z += (a.x - b.x) * (a.y + b.y)
-        }
-        return n
-    }
+    /// Newell's normal (not normalised); zero for a degenerate polygon.
+    var normal: Vector3 { Vector3.newellNormal(of: points) }
 
     var centroid: Vector3 { points.reduce(Vector3.zero, +) / Double(points.count) }
 

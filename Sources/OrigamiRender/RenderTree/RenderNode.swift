@@ -1,28 +1,32 @@
 import Foundation
 import Origami
 
-/// One ordinary (flattening) layer frozen for rendering: its drawing properties and its sublayer scene.
-/// Immutable and `Sendable`, so any number of renders may read it on any threads while the model layers
-/// keep changing. The render-tree counterpart of a `CALayer`'s presentation copy.
+/// One ordinary (flattening) layer of a presentation tree with what painting it needs: its sublayer scene as
+/// render members, its glyph outlines and its extent. Immutable and `Sendable`, so any number of renders may read
+/// it on any threads while the model layers keep changing. The drawing properties are the presentation node's,
+/// read as painting uses them (colours clamped, sizes at least 0, opacity in 0…1).
 public final class RenderNode: Sendable {
-    public let name: String?
-    public let bounds: CGRect
-    public let backgroundColor: Color?
-    public let contents: Bitmap?
-    public let contentsGravity: ContentsGravity
-    public let contentsScale: Double
-    public let borderWidth: Double
-    public let borderColor: Color
-    public let cornerRadius: Double
-    public let opacity: Double
-    public let masksToBounds: Bool
-    public let isDoubleSided: Bool
-    public let text: TextStyle?
+    /// The layer as it was frozen.
+    public let presentation: PresentationTree.Node
+    /// The sublayer scene: direct sublayers plus the expanded sublayers of transform layers, in tree order.
+    public let members: [RenderMember]
+
+    public var name: String? { presentation.name }
+    public var bounds: CGRect { presentation.bounds.standardized }
+    public var backgroundColor: Color? { presentation.backgroundColor.map(\.clamped) }
+    public var contents: Bitmap? { presentation.contents }
+    public var contentsGravity: ContentsGravity { presentation.contentsGravity }
+    public var contentsScale: Double { Self.usable(contentsScale: presentation.contentsScale) }
+    public var borderWidth: Double { max(0, presentation.borderWidth) }
+    public var borderColor: Color { presentation.borderColor.clamped }
+    public var cornerRadius: Double { max(0, presentation.cornerRadius) }
+    public var opacity: Double { min(max(presentation.opacity, 0), 1) }
+    public var masksToBounds: Bool { presentation.masksToBounds }
+    public var isDoubleSided: Bool { presentation.isDoubleSided }
+    public var text: TextStyle? { presentation.text }
     /// A solid face's outline in its bounds (`Face.polygon`): the face is drawn clipped to it, its background
     /// and shading fill it. `nil`: the (rounded) bounds.
     public let shape: [CGPoint]?
-    /// The sublayer scene: direct sublayers plus the expanded sublayers of transform layers, in tree order.
-    public let members: [RenderMember]
 
     /// Glyph outlines in bounds space (empty without text).
     let textRings: [Ring]
@@ -32,21 +36,12 @@ public final class RenderNode: Sendable {
     let extent: PlaneRect
 
     init(_ layer: PresentationTree.Node, members: [RenderMember]) throws {
-        name = layer.name
-        bounds = layer.bounds.standardized
-        backgroundColor = layer.backgroundColor.map(\.clamped)
-        contents = layer.contents
-        contentsGravity = layer.contentsGravity
-        contentsScale = layer.contentsScale.isFinite && layer.contentsScale > 0 ? layer.contentsScale : 1
-        borderWidth = max(0, layer.borderWidth)
-        borderColor = layer.borderColor.clamped
-        cornerRadius = max(0, layer.cornerRadius)
-        opacity = min(max(layer.opacity, 0), 1)
-        masksToBounds = layer.masksToBounds
-        isDoubleSided = layer.isDoubleSided
-        text = layer.text
+        presentation = layer
         shape = layer.outline.flatMap { $0.count >= 3 && $0.allSatisfy { $0.x.isFinite && $0.y.isFinite } ? $0 : nil }
         self.members = members
+        let bounds = layer.bounds.standardized, masksToBounds = layer.masksToBounds, text = layer.text
+        let contents = layer.contents, contentsGravity = layer.contentsGravity
+        let contentsScale = Self.usable(contentsScale: layer.contentsScale)
 
         let b = PlaneRect(minX: Double(bounds.minX), minY: Double(bounds.minY),
                           maxX: Double(bounds.maxX), maxY: Double(bounds.maxY))
@@ -68,6 +63,9 @@ public final class RenderNode: Sendable {
         }
         self.extent = extent
     }
+
+    /// A contents scale that is not finite and positive draws the image at 1 pixel per point.
+    static func usable(contentsScale s: Double) -> Double { s.isFinite && s > 0 ? s : 1 }
 
     /// The outline background, overlay and clip follow: the face's polygon, else the rounded bounds.
     var outline: [Ring] {
