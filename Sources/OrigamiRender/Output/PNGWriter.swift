@@ -83,7 +83,10 @@ enum PNGWriter {
                             out[3 * x + 2] = UInt8(truncatingIfNeeded: p)
                         }
                     } else {
-                        for x in 0..<width { unpremultiply(line[x], into: out, at: 4 * x) }
+                        for x in 0..<width {
+                            let (r, g, b, a) = unpremultiplied(line[x])
+                            out[4 * x] = r; out[4 * x + 1] = g; out[4 * x + 2] = b; out[4 * x + 3] = a
+                        }
                     }
                     png_write_row(png, out.baseAddress)
                 }
@@ -93,19 +96,19 @@ enum PNGWriter {
         return sink.data
     }
 
-    /// Straight-alpha RGBA bytes of one premultiplied ARGB pixel, rounded as Cairo's writer rounds.
+    /// Straight-alpha RGBA bytes of one premultiplied ARGB pixel, rounded as Cairo's writer rounds: the one
+    /// unpremultiply (the PNG writer and `RenderedImage.rgba8` use it).
     @inline(__always)
-    static func unpremultiply(_ p: UInt32, into out: UnsafeMutableBufferPointer<UInt8>, at i: Int) {
+    static func unpremultiplied(_ p: UInt32) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
         let a = p >> 24
         switch a {
         case 0:
-            out[i] = 0; out[i + 1] = 0; out[i + 2] = 0; out[i + 3] = 0
+            return (0, 0, 0, 0)
         case 255:
-            out[i] = UInt8(truncatingIfNeeded: p >> 16); out[i + 1] = UInt8(truncatingIfNeeded: p >> 8)
-            out[i + 2] = UInt8(truncatingIfNeeded: p); out[i + 3] = 255
+            return (UInt8(truncatingIfNeeded: p >> 16), UInt8(truncatingIfNeeded: p >> 8), UInt8(truncatingIfNeeded: p), 255)
         default:
             @inline(__always) func un(_ c: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: ((c & 0xFF) * 255 + a / 2) / a) }
-            out[i] = un(p >> 16); out[i + 1] = un(p >> 8); out[i + 2] = un(p); out[i + 3] = UInt8(a)
+            return (un(p >> 16), un(p >> 8), un(p), UInt8(a))
         }
     }
 }

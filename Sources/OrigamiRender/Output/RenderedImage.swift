@@ -19,10 +19,7 @@ public struct RenderedImage: Sendable {
     /// The pixel at (x, y) (0,0 top-left) as straight-alpha 8-bit RGBA; `nil` outside the image.
     public func rgba8(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8)? {
         guard x >= 0, y >= 0, x < width, y < height else { return nil }
-        let p = pixels[y * width + x]
-        let a = (p >> 24) & 0xFF
-        func un(_ v: UInt32) -> UInt8 { a == 0 ? 0 : UInt8(min(255, (v * 255 + a / 2) / a)) }
-        return (un((p >> 16) & 0xFF), un((p >> 8) & 0xFF), un(p & 0xFF), UInt8(a))
+        return PNGWriter.unpremultiplied(pixels[y * width + x])
     }
 
     /// The pixel at (x, y) as an unpremultiplied `Color`; `nil` outside the image.
