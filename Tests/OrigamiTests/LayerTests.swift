@@ -64,13 +64,60 @@ struct LayerDefaultsTests {
         #expect(layer.frame.isNull)
     }
 
-    @Test("affineTransform is the affine part of transform, and setting it replaces transform")
-    func affineTransformProperty() {
+    // Apple's answers for -[CALayer affineTransform], as GNUstep QuartzCore's Tests/quartzcore/CALayer/conversion.m
+    // records them (checked against Apple): an affine transform reports its six elements, any other the identity.
+
+    @Test("affineTransform of an affine transform is its parts [a b c d tx ty]")
+    func affineTransformOfAffine() {
         let layer = Layer()
-        layer.transform = Transform3D(rotationAngle: 0.3, x: 0, y: 0, z: 1).concatenating(.perspective(distance: 500))
-        #expect(layer.affineTransform == layer.transform.affinePart)
-        layer.affineTransform = AffineTransform2D(scaleX: 2, y: 3)
-        #expect(layer.transform == Transform3D(scaleX: 2, y: 3))
+        #expect(layer.affineTransform == .identity)
+        layer.transform = Transform3D(scaleX: 2, y: 3, z: 1)
+        #expect(layer.affineTransform == AffineTransform2D(a: 2, b: 0, c: 0, d: 3, tx: 0, ty: 0))
+        layer.transform = Transform3D(translationX: 3, y: 4, z: 0)
+        #expect(layer.affineTransform == AffineTransform2D(a: 1, b: 0, c: 0, d: 1, tx: 3, ty: 4))
+        // About z by π/4 (DESIGN §1: m11 = c, m12 = s, m21 = −s, m22 = c): a = d = √½, b = √½, c = −√½.
+        layer.transform = Transform3D(rotationAngle: .pi / 4, x: 0, y: 0, z: 1)
+        let r = layer.affineTransform, h = 0.5.squareRoot()
+        #expect(abs(r.a - h) < 1e-12 && abs(r.b - h) < 1e-12 && abs(r.c + h) < 1e-12 && abs(r.d - h) < 1e-12)
+        #expect(r.tx == 0 && r.ty == 0)
+        // A shear with a translation: every element kept, by hand m11 m12 m21 m22 m41 m42.
+        var t = Transform3D.identity
+        t.m11 = 2; t.m12 = 3; t.m21 = 4; t.m22 = 5; t.m41 = 6; t.m42 = 7
+        layer.transform = t
+        #expect(layer.affineTransform == AffineTransform2D(a: 2, b: 3, c: 4, d: 5, tx: 6, ty: 7))
+    }
+
+    @Test("affineTransform of a transform that is not affine is the identity, and CATransform3DGetAffineTransform still reads the parts",
+          arguments: [
+              ("a scale in z", Transform3D(scaleX: 2, y: 3, z: 4), AffineTransform2D(a: 2, b: 0, c: 0, d: 3, tx: 0, ty: 0)),
+              ("a translation in z", Transform3D(translationX: 3, y: 4, z: 5), AffineTransform2D(a: 1, b: 0, c: 0, d: 1, tx: 3, ty: 4)),
+              ("a rotation about x by π/2", Transform3D(rotationAngle: .pi / 2, x: 1, y: 0, z: 0),
+               AffineTransform2D(a: 1, b: 0, c: 0, d: cos(Double.pi / 2), tx: 0, ty: 0)),
+              ("a rotation about y by π/3", Transform3D(rotationAngle: .pi / 3, x: 0, y: 1, z: 0),
+               AffineTransform2D(a: 0.5, b: 0, c: 0, d: 1, tx: 0, ty: 0)),
+              ("a perspective m34 = −1/500 with a 2D scale", Transform3D.perspective(distance: 500).scaled(x: 2, y: 2),
+               AffineTransform2D(a: 2, b: 0, c: 0, d: 2, tx: 0, ty: 0)),
+          ])
+    func affineTransformOfNonAffine(_ name: String, _ transform: Transform3D, _ parts: AffineTransform2D) {
+        let layer = Layer()
+        layer.transform = transform
+        #expect(layer.affineTransform == .identity, "\(name)")
+        let read = CATransform3DGetAffineTransform(transform)
+        #expect(abs(read.a - parts.a) < 1e-12 && abs(read.b - parts.b) < 1e-12 && abs(read.c - parts.c) < 1e-12
+                && abs(read.d - parts.d) < 1e-12 && read.tx == parts.tx && read.ty == parts.ty, "\(name)")
+        #expect(layer.transform == transform, "reading affineTransform leaves transform alone")
+    }
+
+    @Test("Setting affineTransform replaces transform with its 3D form")
+    func settingAffineTransform() {
+        let layer = Layer()
+        layer.transform = Transform3D(scaleX: 9, y: 9, z: 9)
+        layer.affineTransform = AffineTransform2D(a: 2, b: 3, c: 4, d: 5, tx: 6, ty: 7)
+        var expected = Transform3D.identity
+        expected.m11 = 2; expected.m12 = 3; expected.m21 = 4; expected.m22 = 5; expected.m41 = 6; expected.m42 = 7
+        #expect(layer.transform == expected)
+        #expect(layer.transform.m33 == 1)
+        #expect(layer.affineTransform == AffineTransform2D(a: 2, b: 3, c: 4, d: 5, tx: 6, ty: 7))
     }
 
     @Test("Names and descriptions")

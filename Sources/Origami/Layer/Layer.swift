@@ -64,9 +64,18 @@ open class Layer {
         set { geometry.isGeometryFlipped = newValue }
     }
 
-    /// The transform as a 2D affine transform (its affine part). Corresponds to `CALayer.affineTransform()`.
+    /// The transform as a 2D affine transform: its affine part when it is affine (`Transform3D.isAffine`, Apple's
+    /// `CATransform3DIsAffine`), and the identity otherwise — a scale or translation in z, a rotation about x or
+    /// y, a perspective. Setting it replaces `transform` with the 3D form. Corresponds to
+    /// `-[CALayer affineTransform]` / `setAffineTransform:`.
+    ///
+    /// Apple's answers, as recorded in GNUstep QuartzCore's `Tests/quartzcore/CALayer/conversion.m` ("the affine
+    /// part of the transform", checked against Apple QuartzCore): a scale (2, 3, 4), a rotation about x, a
+    /// translation in z and an `m34` perspective all report the identity; a 2D scale, translation or rotation
+    /// about z reports itself. `CATransform3DGetAffineTransform` (`Transform3D.affinePart`) is the function
+    /// that reads the six elements whatever the rest is.
     public var affineTransform: AffineTransform2D {
-        get { geometry.transform.affinePart }
+        get { geometry.transform.isAffine ? geometry.transform.affinePart : .identity }
         set { geometry.transform = Transform3D(newValue) }
     }
 
