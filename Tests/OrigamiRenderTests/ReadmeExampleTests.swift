@@ -42,5 +42,14 @@ struct ReadmeExampleTests {
         try Renderer.write(container, size: CGSize(width: 400, height: 400), to: url)
         let image = try Bitmap(contentsOfPNG: url)
         #expect(image.width == 400 && image.height == 400)
+
+        // The container sits at the canvas origin, so in its own space it draws where Renderer put it, at scale 2.
+        var page = try #require(Bitmap(width: 800, height: 800, color: .white))
+        try container.render(in: &page, options: RenderOptions(scale: 2))
+        #expect(page[10, 10] == 0xFFFF_FFFF)        // the container's corner: no background, the white stays
+        #expect(page[400, 400] != 0xFFFF_FFFF)      // the cube's top face at the vanishing point
+        let snapshot = try container.render(size: CGSize(width: 400, height: 400))
+        let composited = try Renderer.render(container, size: CGSize(width: 400, height: 400))
+        #expect(snapshot.pixels.elementsEqual(composited.pixels), "at the origin, its own space is the canvas")
     }
 }

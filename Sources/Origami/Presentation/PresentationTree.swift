@@ -22,6 +22,13 @@ public struct PresentationTree: Sendable {
         case canvas
         /// Not placed: context −1 is the root's own bounds space (a transform layer's expanded sublayer scene).
         case ownSpace
+        /// Not placed, and the root drawn as an ordinary layer whatever its class: context −1 is the root's own
+        /// bounds space and the root its one member (`render(in:)`, Core Animation's `renderInContext:`). Apple's
+        /// `renderInContext:` draws a `CATransformLayer` receiver as it draws a `CALayer` — background, border and
+        /// `masksToBounds` apply — as recorded against Apple in the GNUstep QuartzCore tests (a fork's
+        /// `Tests/quartzcore/CATransformLayer` rendering test); only the compositor leaves a transform layer's
+        /// own content out.
+        case renderedInOwnSpace
     }
 
     /// What kind of layer a node was frozen from.
@@ -176,14 +183,14 @@ public struct PresentationTree: Sendable {
         var stack: [(Layer, Int, Bool, Bool)] = [(root, -1, true, true)]
         while let (layer, parent, chainDrawable, chainReceives) = stack.popLast() {
             let g = layer.geometry
-            let flattens = layer.isFlattening
+            let flattens = layer.isFlattening || (parent < 0 && placement == .renderedInOwnSpace)
             let owner: Int, toOwner: Transform3D, object: Transform3D, isFacePlane: Bool, inherited: Double
             if parent < 0 {
                 owner = -1
                 switch placement {
                 case .superlayer: toOwner = layer.transformToSuperlayer
                 case .canvas: toOwner = g.placementTransform
-                case .ownSpace: toOwner = .identity
+                case .ownSpace, .renderedInOwnSpace: toOwner = .identity
                 }
                 object = g.placementTransform
                 isFacePlane = layer.superlayer.map { !$0.isFlattening || !toOwner.isAffine } ?? false
