@@ -13,8 +13,9 @@ import Origami
 //   sublayers land where a plain layer's would (a GNUstep fork's `Tests/quartzcore/CATransformLayer` rendering
 //   test, measured against Apple: "Apple's -renderInContext: draws a CATransformLayer as it draws a CALayer";
 //   only the compositor leaves its own content out). Its sublayers still share one 3D space, sorted together.
-// Where Origami differs on purpose: Apple's 10.5 notes say renderInContext: skips layers with 3D transforms;
-// Origami draws them, through the receiver's sublayerTransform (perspective included), as the compositor does.
+// Apple's reference says only that it "renders in the coordinate space of the layer". Sublayers with 3D
+// transforms are drawn as the compositor draws them, through the receiver's sublayerTransform (perspective
+// included); the tests read do not record what Apple's software path does with them.
 
 extension RenderTree {
     /// Freezes the tree of `root` for `renderInContext:`: the canvas is `root`'s own bounds space and `root` is
