@@ -71,6 +71,31 @@ struct GeometryFlippedRenderTests {
         Probe.expect(image, 50, 65, .blue, "bottom half of the picture")
     }
 
+    @Test("two nested flips: positions from the top again, the picture still upright (the parity, not a second correction)")
+    func nestedFlips() throws {
+        // R ⊃ C (flipped, 100×100) ⊃ B (flipped, frame (0, 0, 50, 50)) ⊃ L (frame (10, 10, 20, 20), the picture
+        // above). L's placement y 10 … 30 → B's flip y ↦ 50 − y → 20 … 40 in B's bounds = C's placement (B sits
+        // at C's origin unscaled) → C's flip y ↦ 100 − y → R's y 60 … 80; x 10 … 30. Two mirrors compose to a
+        // translation, so the picture is upright with no correction: red at R's y 60 … 70, blue 70 … 80.
+        let red: UInt32 = 0xFFFF_0000, blue: UInt32 = 0xFF00_00FF
+        let root = Layer(name: "R", frame: CGRect(0, 0, 100, 100))
+        let c = Layer(name: "C", frame: CGRect(0, 0, 100, 100))
+        c.isGeometryFlipped = true
+        let b = Layer(name: "B", frame: CGRect(0, 0, 50, 50))
+        b.isGeometryFlipped = true
+        let l = Layer(name: "L", frame: CGRect(10, 10, 20, 20))
+        l.contents = Bitmap(width: 8, height: 8, pixels: (0..<64).map { $0 / 8 < 4 ? red : blue })
+        try root.addSublayer(c)
+        try c.addSublayer(b)
+        try b.addSublayer(l)
+        expectApprox(l.convert(l.bounds, to: root), CGRect(10, 60, 20, 20))
+        #expect(l.contentsAreFlipped() == false)
+        let image = try Renderer.render(root, size: CGSize(width: 100, height: 100))
+        Probe.expect(image, 20, 62.5, .red, "top quarter of L")
+        Probe.expect(image, 20, 77.5, .blue, "bottom quarter of L")
+        #expect(root.hitTest(CGPoint(20, 62.5)) === l)
+    }
+
     @Test("the book's cube, single-sided, in a flipped container: exactly faces 1, 2 and 4 are drawn")
     func cube() throws {
         // Which faces face the viewer, and where: see GeometryFlippedTests.cube. The flip mirrors the cube in y

@@ -101,6 +101,11 @@ struct GeometryFlippedTests {
         #expect(near(Vector3(scene[0], scene[1], scene[2]), Vector3(0, -1, 0)))
         #expect(near(Vector3(view[0], view[1], view[2]), Vector3(0, -BookCubeProbes.h, BookCubeProbes.h)))
         expectApprox(face4.brightness[0], 1, tolerance: 1e-9)
+        // Hit-testing one face on its own (its point in the container's space) sees the same facing: behind the
+        // centre, along the same ray, lies y = +100 — face 3's plane now — reached at (−70.7, 100, −70.7), and
+        // face 3 faces away, so single-sided it takes no touch under `.frontmost`; face 4 does.
+        #expect(cube.face(4).hitTest(CGPoint(200, 200), policy: .frontmost) === cube.face(4))
+        #expect(cube.face(3).hitTest(CGPoint(200, 200), policy: .frontmost) == nil)
     }
 
     @Test("the cube in a solid (a transform layer) under a flipped container: the same faces, frontmost face 4")
