@@ -108,6 +108,26 @@ struct GeometryFlippedTests {
         #expect(cube.face(3).hitTest(CGPoint(200, 200), policy: .frontmost) == nil)
     }
 
+    @Test("the cube under a flipped superlayer of its container: the picture is mirrored after the camera, facing unchanged")
+    func cubeUnderFlippedSuperlayer() throws {
+        // X (flipped, 400×400 at the origin) ⊃ the book's container. X's mirror y ↦ 400 − y acts after the
+        // camera, on the finished picture: a 2D mirror of the screen does not turn any face towards or away from
+        // the viewer, so the faces seen are the unflipped cube's, 1, 2, 3, and through the centre (200, 200) —
+        // its own mirror image — the front face is face 3 (the ray leaves the centre through y = −100 first,
+        // as in the derivation above without R). Asked of a face alone, the point is in the container's space,
+        // itself mirrored on screen by X: the facing must still be judged on screen.
+        let cube = try BookCube(isDoubleSided: false)
+        let x = Layer(name: "X", frame: CGRect(0, 0, 400, 400))
+        x.isGeometryFlipped = true
+        try x.addSublayer(cube.container)
+        let rows = try Lighting(lights: [.directional(Vector3(0, 1, 0))], model: .lambert, ambient: 0)
+            .lightingReport(for: cube.container)
+        #expect(Set(rows.filter { !$0.isSeenFromBehind }.compactMap(\.layerName)) == ["face 1", "face 2", "face 3"])
+        #expect(x.hitTest(CGPoint(200, 200), policy: .frontmost) === cube.face(3))
+        #expect(cube.face(3).hitTest(CGPoint(200, 200), policy: .frontmost) === cube.face(3))
+        #expect(cube.face(4).hitTest(CGPoint(200, 200), policy: .frontmost) == nil)
+    }
+
     @Test("the cube in a solid (a transform layer) under a flipped container: the same faces, frontmost face 4")
     func cubeInSolid() throws {
         // The transform layer covers the container and is not flipped: the mirror is still the container's
