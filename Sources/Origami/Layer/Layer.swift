@@ -58,10 +58,21 @@ open class Layer {
         get { geometry.sublayerTransform }
         set { geometry.sublayerTransform = newValue }
     }
-    /// Sublayers are positioned from the bottom of the bounds. The layer's own frame does not change.
+    /// Sublayers are positioned from the bottom of the bounds. The layer's own frame does not change, and no
+    /// layer's content is drawn upside down because of it (see `LayerGeometry.contentTransform(toSuperlayer:…)`).
     public var isGeometryFlipped: Bool {
         get { geometry.isGeometryFlipped }
         set { geometry.isGeometryFlipped = newValue }
+    }
+
+    /// Whether the layer's content is implicitly flipped when rendered: Apple's definition, true when an odd
+    /// number of the layers from this one up to its root (itself included) have `isGeometryFlipped`.
+    /// Corresponds to `-[CALayer contentsAreFlipped]`.
+    public func contentsAreFlipped() -> Bool {
+        var flipped = false
+        var a: Layer? = self
+        while let x = a { if x.isGeometryFlipped { flipped.toggle() }; a = x.superlayer }
+        return flipped
     }
 
     /// The transform as a 2D affine transform: its affine part when it is affine (`Transform3D.isAffine`, Apple's

@@ -51,6 +51,59 @@ extension LayerGeometry {
         return m
     }
 
+    /// The mirror of the layer's bounds in y, `y ↦ 2·minY + H − y` (as a row-vector 4×4: x and z kept), or the
+    /// identity when `on` is false. It maps the bounds rect onto itself, so it changes no frame, no hit region and
+    /// no position — only which way up the layer's own drawing lies. See `contentTransform(toSuperlayer:…)`.
+    public func boundsMirror(_ on: Bool) -> Transform3D {
+        guard on else { return .identity }
+        let b = bounds.standardized
+        var m = Transform3D.identity
+        m.m22 = -1
+        m.m42 = 2 * Double(b.minY) + Double(b.height)
+        return m
+    }
+
+    /// The matrix the presentation tree draws, hit-tests and lights a layer by: from the layer's **content
+    /// space** into its superlayer's content space, `F_L^q(L) · M(L→S) · F_S^q(S)`, with `F_X` the bounds
+    /// mirror of X (`boundsMirror`) and `q` the content flips below.
+    ///
+    /// Why (Apple: `geometryFlipped` "does not affect the rendering of the layer's content"; `contentsAreFlipped`
+    /// says when Core Animation flips a layer's content implicitly to make that so). `M(L→S)` is the geometry
+    /// chain (`transform(toSuperlayer:)`): with S flipped it holds the mirror `F_S` between the sublayers'
+    /// placement and S's bounds, which is what measures positions from the bottom (position (10, 10) in a flipped
+    /// 100×100 layer lands at (10, 90)), and bounds coordinates, conversion and `frame` keep that meaning. But a
+    /// mirror reverses orientation: drawn through `M` alone, the sublayer's text and images are upside down and
+    /// its plane's winding is reversed, so a cube's near faces count as seen from behind. Core Animation draws
+    /// such a layer's content flipped once more inside its own bounds (`contentsAreFlipped`), so it reads
+    /// upright. Origami does the same with one number per layer, `q(L)`: the parity of the mirrors between L's
+    /// bounds space and the space the tree is drawn in — `q(root) = 0` on a canvas, `q(L) = q(S) XOR
+    /// S.isGeometryFlipped`. A layer's content space is `F_L^q(L)` of its bounds space (the mirror is its own
+    /// inverse), so into the superlayer's content space the map is `F_L^q(L) · M(L→S) · F_S^q(S)`. Its
+    /// orientation sign is `(−1)^(q(L) + flip(S) + q(S)) = +1`: no mirror is left anywhere in the drawn chain,
+    /// content is upright at every depth, and a face is seen from behind only when it really is turned away.
+    /// Across several levels the inner mirrors cancel (`F·F = I`; `F` leaves z alone, so it also commutes with
+    /// flattening's dropping of the z row and column): the chain into the root is `F_L^q(L) · M(L→root)`, the
+    /// geometry chain with one mirror inside L's own bounds — positions, frames and conversions are unchanged,
+    /// and a point hit in L's content space is `F_L^q(L)` of the same point in L's bounds space. A
+    /// `sublayerTransform` still applies about S's anchor in S's (flipped) geometry, and nested flips compose by
+    /// parity. (Origami's canvas is y-down, so the parity that matters for drawing is that of the *strict*
+    /// ancestors: a layer's own flag flips its sublayers, not its own content. Apple's `contentsAreFlipped()`
+    /// counts the layer itself because on macOS a flipped layer's own bounds space is the y-down one; see
+    /// `Layer.contentsAreFlipped()`.)
+    public func contentTransform(toSuperlayer superlayer: LayerGeometry?, contentFlipped: Bool,
+                                 superlayerContentFlipped: Bool) -> Transform3D {
+        var m = transform(toSuperlayer: superlayer)
+        if contentFlipped { m = boundsMirror(true).concatenating(m) }
+        if let superlayer, superlayerContentFlipped { m = m.concatenating(superlayer.boundsMirror(true)) }
+        return m
+    }
+
+    /// The sublayer space in content terms: `sublayerSpaceTransform · F^q` for a layer whose content flip is `q`
+    /// (what `contentTransform(toSuperlayer:…)` appends after a sublayer's placement).
+    public func contentSublayerSpaceTransform(contentFlipped: Bool) -> Transform3D {
+        contentFlipped ? sublayerSpaceTransform.concatenating(boundsMirror(true)) : sublayerSpaceTransform
+    }
+
     /// `T(t) · m · T(p)` with the two translations folded in by hand: the same sums as the full products
     /// (whose other terms are exact zeros) without their 128 multiplications. Every hit test, conversion
     /// and snapshot builds placements and sublayer spaces this way.

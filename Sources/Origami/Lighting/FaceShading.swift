@@ -56,9 +56,14 @@ public protocol FaceShader: Sendable {
 extension FaceTransforms {
     /// The transforms of a member drawn into a context through `projected` (its whole chain into the context's
     /// bounds space), with `object` its transform relative to its solid, `context` the context's geometry.
-    init(projected: Transform3D, object: Transform3D, context: LayerGeometry) {
-        // Scene: the full chain minus the context's sublayer-space transform (applied last in `projected`).
-        let scene = context.sublayerSpaceTransform.inverted().map { projected.concatenating($0) } ?? projected
+    /// `contextContentFlipped`: the context's content space is its bounds mirrored (`LayerGeometry.contentTransform`);
+    /// the light spaces then keep the drawn chain's orientation (the context's own flip mirrors back out).
+    init(projected: Transform3D, object: Transform3D, context: LayerGeometry, contextContentFlipped: Bool = false) {
+        // Scene: the full chain minus the context's sublayer-space transform (applied last in `projected`), then
+        // the mirror that leaves it without reflection: the context's flip and content flip, by parity.
+        let space = context.contentSublayerSpaceTransform(contentFlipped: contextContentFlipped)
+        let placed = space.inverted().map { projected.concatenating($0) } ?? projected
+        let scene = placed.concatenating(context.boundsMirror(context.isGeometryFlipped != contextContentFlipped))
         // View: the camera's rotation and scale, not its perspective: with m14 m24 m34 left in, the anchor
         // translation around the sublayerTransform would leak the perspective into the linear part.
         var camera = context
@@ -66,7 +71,8 @@ extension FaceTransforms {
         camera.sublayerTransform.m24 = 0
         camera.sublayerTransform.m34 = 0
         camera.sublayerTransform.m44 = 1
-        self.init(object: object, scene: scene, view: scene.concatenating(camera.sublayerSpaceTransform),
+        self.init(object: object, scene: scene,
+                  view: placed.concatenating(camera.contentSublayerSpaceTransform(contentFlipped: contextContentFlipped)),
                   projected: projected)
     }
 }

@@ -70,6 +70,8 @@ extension PresentationTree {
     /// the same matrices the depth-order query sorts by.
     func result(_ i: Int, local: CGPoint) -> HitTestResult {
         let planes = storage.planes, nodes = storage.nodes
+        // `local` is in the node's content space; the answer speaks bounds space, as conversion does.
+        let boundsLocal = planes[i].boundsPoint(local)
         var f = i
         while f >= 0, !planes[f].isFacePlane { f = nodes[f].parent }
         let faceNode: Int? = f >= 0 ? f : storage.faceAboveRoot == nil ? i : nil
@@ -77,7 +79,7 @@ extension PresentationTree {
             // The face lies above the root, outside the tree: read from the layers (a subtree of a 3D scene
             // hit-tested on its own), as `Layer.face` does.
             return Self.liveResult(layer: layer(i), face: storage.faceAboveRoot ?? layer(i),
-                                   solid: storage.solidAboveFace, local: local)
+                                   solid: storage.solidAboveFace, local: boundsLocal)
         }
         var p: CGPoint? = local
         var n = i
@@ -90,7 +92,7 @@ extension PresentationTree {
         let parent = nodes[faceNode].parent
         let solid = parent >= 0 ? transformLayer(parent)
             : storage.rootSolid
-        return HitTestResult(layer: layer(i), face: layer(faceNode), solid: solid, localPoint: local, depth: depth)
+        return HitTestResult(layer: layer(i), face: layer(faceNode), solid: solid, localPoint: boundsLocal, depth: depth)
     }
 
     private static func liveResult(layer: Layer, face: Layer, solid: TransformLayer?, local: CGPoint) -> HitTestResult {

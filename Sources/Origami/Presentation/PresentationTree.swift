@@ -97,6 +97,9 @@ public struct PresentationTree: Sendable {
         let fromOwner: Homography?
         /// The plane map's orientation in the owner: negative when the layer is seen from behind.
         let determinant: Double
+        /// The layer's content space is its bounds mirrored in y (`LayerGeometry.contentTransform(toSuperlayer:…)`):
+        /// `toOwner`, `fromOwner` and the local points of queries are in content space.
+        let contentFlipped: Bool
         /// Whether the layer is a face of its context: a sublayer of a transform layer, or placed by a non-affine
         /// matrix (see `faceNode`).
         let isFacePlane: Bool
@@ -110,10 +113,17 @@ public struct PresentationTree: Sendable {
             !isHidden && allowsHitTesting && (policy == .coreAnimation || opacity >= 0.01)
         }
 
-        /// `Layer.contains(_:)`: min edges inside, max edges outside.
+        /// `Layer.contains(_:)`: min edges inside, max edges outside — of the bounds, so in a mirrored content
+        /// space the bounds' minY is the content's maxY.
         func contains(_ p: CGPoint) -> Bool {
             let x = Double(p.x), y = Double(p.y)
-            return x >= minX && x < maxX && y >= minY && y < maxY
+            guard x >= minX && x < maxX else { return false }
+            return contentFlipped ? y > minY && y <= maxY : y >= minY && y < maxY
+        }
+
+        /// A point of the content space in the bounds space (the mirror is its own inverse).
+        func boundsPoint(_ p: CGPoint) -> CGPoint {
+            contentFlipped ? CGPoint(x: p.x, y: CGFloat(minY + maxY) - p.y) : p
         }
     }
 
@@ -179,16 +189,25 @@ public struct PresentationTree: Sendable {
         var planes: [Plane] = []
         var outlinePoints: [CGPoint] = []
         var spaces: [Transform3D] = []
+        // Per node, whether its content space is its bounds mirrored (`q` in `LayerGeometry.contentTransform`).
+        // A root placed on a canvas starts upright; a root placed in its superlayer's bounds space carries the
+        // parity of the flips above it, and that space is itself mirrored on screen when the flips above the
+        // superlayer are odd — then a winding in it reads the other way round.
+        var contentFlips: [Bool] = []
+        let rootFlipped = placement == .superlayer && (root.superlayer?.contentsAreFlipped() ?? false)
+        let rootSpaceMirrored = placement == .superlayer && (root.superlayer?.superlayer?.contentsAreFlipped() ?? false)
         // (layer, parent node, whether the transform layers between it and its owner are drawable / receive).
         var stack: [(Layer, Int, Bool, Bool)] = [(root, -1, true, true)]
         while let (layer, parent, chainDrawable, chainReceives) = stack.popLast() {
             let g = layer.geometry
             let flattens = layer.isFlattening || (parent < 0 && placement == .renderedInOwnSpace)
             let owner: Int, toOwner: Transform3D, object: Transform3D, isFacePlane: Bool, inherited: Double
+            let contentFlipped = parent < 0 ? rootFlipped : contentFlips[parent] != nodes[parent].geometry.isGeometryFlipped
+            let mirror = g.boundsMirror(contentFlipped)
             if parent < 0 {
                 owner = -1
                 switch placement {
-                case .superlayer: toOwner = layer.transformToSuperlayer
+                case .superlayer: toOwner = mirror.concatenating(layer.transformToSuperlayer)
                 case .canvas: toOwner = g.placementTransform
                 case .ownSpace, .renderedInOwnSpace: toOwner = .identity
                 }
@@ -196,12 +215,14 @@ public struct PresentationTree: Sendable {
                 isFacePlane = layer.superlayer.map { !$0.isFlattening || !toOwner.isAffine } ?? false
                 inherited = 1
             } else {
-                let placement = g.placementTransform
+                let placement = mirror.concatenating(g.placementTransform)
                 let toParent = placement.concatenating(spaces[parent])
                 if !planes[parent].isTransformLayer {
                     owner = parent
                     toOwner = toParent
-                    object = placement
+                    // Relative to the parent's placement space, mirrored back when the layer's content is, so the
+                    // object space keeps the orientation of the drawn face.
+                    object = placement.concatenating(nodes[parent].geometry.boundsMirror(contentFlipped))
                     isFacePlane = !toParent.isAffine
                     inherited = 1
                 } else {
@@ -239,9 +260,11 @@ public struct PresentationTree: Sendable {
                 zPosition: g.zPosition,
                 minX: Double(b.minX), minY: Double(b.minY), maxX: Double(b.maxX), maxY: Double(b.maxY),
                 outline: outline, owner: owner, toOwner: toOwner, fromOwner: plane.inverted(),
-                determinant: plane.matrix.determinant, isFacePlane: isFacePlane, inheritedOpacity: inherited))
+                determinant: owner < 0 && rootSpaceMirrored ? -plane.matrix.determinant : plane.matrix.determinant,
+                contentFlipped: contentFlipped, isFacePlane: isFacePlane, inheritedOpacity: inherited))
             layers.append(layer)
-            spaces.append(g.sublayerSpaceTransform)
+            contentFlips.append(contentFlipped)
+            spaces.append(g.contentSublayerSpaceTransform(contentFlipped: contentFlipped))
             // Below a flattening layer a new context starts: the chain's verdicts restart with its sublayers.
             for s in layer.sublayers.reversed() {
                 stack.append((s, index, flattens || drawable, flattens || receives))
@@ -369,7 +392,8 @@ extension PresentationTree {
     public func faceTransforms(of i: Int) -> FaceTransforms {
         let c = storage.planes[i].owner
         return FaceTransforms(projected: storage.planes[i].toOwner, object: storage.nodes[i].objectTransform,
-                              context: c < 0 ? LayerGeometry() : storage.nodes[c].geometry)
+                              context: c < 0 ? LayerGeometry() : storage.nodes[c].geometry,
+                              contextContentFlipped: c >= 0 && storage.planes[c].contentFlipped)
     }
 
     /// Node `i` is drawn as a face of its context: a sublayer of a transform layer, or placed by a non-affine
