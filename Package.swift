@@ -34,11 +34,14 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Release-mode benchmarks with same-run baselines (`make bench`); raw Cairo and pixman are baselines.
-        // TestSupport gives them the tests' book cube.
+        // Fixtures gives them the tests' book cube (not TestSupport: that links Swift Testing, whose debug info
+        // valgrind cannot read, and callgrind counts are how these benchmarks compare implementations).
         .executableTarget(name: "OrigamiBenchmarks",
-                          dependencies: ["Origami", "OrigamiRender", "OrigamiScene", "CCairo", "TestSupport"],
+                          dependencies: ["Origami", "OrigamiRender", "OrigamiScene", "CCairo", "Fixtures"],
                           path: "Benchmarks/OrigamiBenchmarks"),
-        .target(name: "TestSupport", dependencies: ["Origami"], path: "Tests/TestSupport"),
+        // The book's cube and other scenes shared by the tests and the benchmarks (no test framework).
+        .target(name: "Fixtures", dependencies: ["Origami"], path: "Tests/Fixtures"),
+        .target(name: "TestSupport", dependencies: ["Origami", "Fixtures"], path: "Tests/TestSupport"),
         .testTarget(name: "OrigamiTests", dependencies: ["Origami", "TestSupport"]),
         .testTarget(name: "OrigamiRenderTests", dependencies: ["OrigamiRender", "TestSupport"]),
         .testTarget(name: "OrigamiSceneTests", dependencies: ["OrigamiScene", "TestSupport"]),

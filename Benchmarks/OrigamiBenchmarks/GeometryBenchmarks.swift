@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Origami
-import TestSupport
+import Fixtures
 @_spi(Benchmarks) import OrigamiRender
 
 /// Geometry: each library call against the same arithmetic written out by hand.

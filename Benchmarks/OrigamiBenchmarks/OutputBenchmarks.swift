@@ -2,7 +2,7 @@ import CCairo
 import Foundation
 import Origami
 import OrigamiRender
-import TestSupport
+import Fixtures
 
 /// Output: PNG encoding against Cairo's own PNG writer, and a whole `origami render` process against a process
 /// that does nothing.

@@ -1,6 +1,6 @@
 import Foundation
 import Origami
-import TestSupport
+import Fixtures
 import OrigamiRender
 
 /// Big convex polyhedra (issue 13, item 5): building one must be near-linear in its faces, and the

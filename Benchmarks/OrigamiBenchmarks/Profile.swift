@@ -1,7 +1,7 @@
 import Foundation
 import Origami
 import OrigamiRender
-import TestSupport
+import Fixtures
 
 /// `--profile NAME [--iterations N]`: one library subject in a loop, for `perf record` or
 /// `valgrind --tool=callgrind` (instruction counts repeat exactly, so two implementations compare without noise).

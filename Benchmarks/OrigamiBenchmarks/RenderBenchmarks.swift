@@ -1,7 +1,7 @@
 import CCairo
 import Foundation
 import Origami
-import TestSupport
+import Fixtures
 @_spi(Benchmarks) import OrigamiRender
 
 /// Rendering at 1024×1024: the library against raw Cairo (and pixman) doing the same drawing.

@@ -1,6 +1,6 @@
 import Foundation
 import Origami
-import TestSupport
+import Fixtures
 
 /// The scenes the benchmarks render and query, each also given as plain numbers for the hand-written baselines.
 enum Scenes {

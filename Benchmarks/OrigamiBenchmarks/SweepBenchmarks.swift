@@ -1,7 +1,7 @@
 import Foundation
 import Origami
 import OrigamiRender
-import TestSupport
+import Fixtures
 
 /// A lighting sweep: 100 `Lighting` variants of the book cube rendered at 1024², on every core
 /// (`DispatchQueue.concurrentPerform`) against a serial loop. Each sweep runs in a fresh child process so its

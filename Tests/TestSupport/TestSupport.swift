@@ -1,6 +1,7 @@
 import Foundation
 import Origami
 import Testing
+@_exported import Fixtures
 
 // Shared helpers for the test targets: approximate expectations that report at the caller's line, and a
 // deterministic random source so "random" matrices are the same on every run.
