@@ -203,11 +203,12 @@ public struct PresentationTree: Sendable {
             let flattens = layer.isFlattening || (parent < 0 && placement == .renderedInOwnSpace)
             let owner: Int, toOwner: Transform3D, object: Transform3D, isFacePlane: Bool, inherited: Double
             let contentFlipped = parent < 0 ? rootFlipped : contentFlips[parent] != nodes[parent].geometry.isGeometryFlipped
-            let mirror = g.boundsMirror(contentFlipped)
+            // Content flips are rare: the products with the mirror are only formed for a flipped layer.
+            func mirrored(_ m: Transform3D) -> Transform3D { contentFlipped ? g.boundsMirror(true).concatenating(m) : m }
             if parent < 0 {
                 owner = -1
                 switch placement {
-                case .superlayer: toOwner = mirror.concatenating(layer.transformToSuperlayer)
+                case .superlayer: toOwner = mirrored(layer.transformToSuperlayer)
                 case .canvas: toOwner = g.placementTransform
                 case .ownSpace, .renderedInOwnSpace: toOwner = .identity
                 }
@@ -215,14 +216,14 @@ public struct PresentationTree: Sendable {
                 isFacePlane = layer.superlayer.map { !$0.isFlattening || !toOwner.isAffine } ?? false
                 inherited = 1
             } else {
-                let placement = mirror.concatenating(g.placementTransform)
+                let placement = mirrored(g.placementTransform)
                 let toParent = placement.concatenating(spaces[parent])
                 if !planes[parent].isTransformLayer {
                     owner = parent
                     toOwner = toParent
                     // Relative to the parent's placement space, mirrored back when the layer's content is, so the
                     // object space keeps the orientation of the drawn face.
-                    object = placement.concatenating(nodes[parent].geometry.boundsMirror(contentFlipped))
+                    object = contentFlipped ? placement.concatenating(nodes[parent].geometry.boundsMirror(true)) : placement
                     isFacePlane = !toParent.isAffine
                     inherited = 1
                 } else {
