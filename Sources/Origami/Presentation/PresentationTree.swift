@@ -193,7 +193,6 @@ public struct PresentationTree: Sendable {
         // A root placed on a canvas starts upright; a root placed in its superlayer's bounds space carries the
         // parity of the flips above it, and that space is itself mirrored on screen when the flips above the
         // superlayer are odd — then a winding in it reads the other way round.
-        var contentFlips: [Bool] = []
         let rootFlipped = placement == .superlayer && (root.superlayer?.contentsAreFlipped() ?? false)
         let rootSpaceMirrored = placement == .superlayer && (root.superlayer?.superlayer?.contentsAreFlipped() ?? false)
         // (layer, parent node, whether the transform layers between it and its owner are drawable / receive).
@@ -202,7 +201,7 @@ public struct PresentationTree: Sendable {
             let g = layer.geometry
             let flattens = layer.isFlattening || (parent < 0 && placement == .renderedInOwnSpace)
             let owner: Int, toOwner: Transform3D, object: Transform3D, isFacePlane: Bool, inherited: Double
-            let contentFlipped = parent < 0 ? rootFlipped : contentFlips[parent] != nodes[parent].geometry.isGeometryFlipped
+            let contentFlipped = parent < 0 ? rootFlipped : planes[parent].contentFlipped != nodes[parent].geometry.isGeometryFlipped
             // Content flips are rare: the products with the mirror are only formed for a flipped layer.
             func mirrored(_ m: Transform3D) -> Transform3D { contentFlipped ? g.boundsMirror(true).concatenating(m) : m }
             if parent < 0 {
@@ -264,7 +263,6 @@ public struct PresentationTree: Sendable {
                 determinant: owner < 0 && rootSpaceMirrored ? -plane.matrix.determinant : plane.matrix.determinant,
                 contentFlipped: contentFlipped, isFacePlane: isFacePlane, inheritedOpacity: inherited))
             layers.append(layer)
-            contentFlips.append(contentFlipped)
             spaces.append(g.contentSublayerSpaceTransform(contentFlipped: contentFlipped))
             // Below a flattening layer a new context starts: the chain's verdicts restart with its sublayers.
             for s in layer.sublayers.reversed() {
