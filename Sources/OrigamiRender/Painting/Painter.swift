@@ -103,10 +103,7 @@ final class Painter {
                 if let o = overlay, opaque, bare, !vertexShade {
                     // An opaque background with nothing drawn over it but the overlay: composited here, so the face
                     // is filled once (the same interior pixels, one coverage at the edges).
-                    let f = filter.apply(o)
-                    fill = Color(red: fill.red * (1 - f.alpha) + f.red * f.alpha,
-                                 green: fill.green * (1 - f.alpha) + f.green * f.alpha,
-                                 blue: fill.blue * (1 - f.alpha) + f.blue * f.alpha, alpha: 1)
+                    fill = Painter.opaque(fill, under: filter.apply(o))
                     overlay = nil
                 }
                 background = .color(fill)
@@ -178,6 +175,14 @@ final class Painter {
         }
     }
 
+    /// The opaque colour `c` with `overlay` composited over it (source-over): what a face filled with `c` and then
+    /// covered by the overlay shows, so the two can be one fill.
+    static func opaque(_ c: Color, under overlay: Color) -> Color {
+        let keep = 1 - overlay.alpha
+        return Color(red: c.red * keep + overlay.red * overlay.alpha, green: c.green * keep + overlay.green * overlay.alpha,
+                     blue: c.blue * keep + overlay.blue * overlay.alpha, alpha: 1)
+    }
+
     /// Fills `outline` with an opaque colour under Gouraud shading, exactly: a mesh whose corner colours are
     /// `color` × the corner multiply (with `overlay`, already filtered, composited onto each corner when there
     /// is no add term: compositing a constant is linear, so per corner is per pixel), then the corner add term
@@ -190,11 +195,7 @@ final class Painter {
         let corners = multiply.map { m -> Color in
             let k = m.clamped
             var c = Color(red: color.red * k.red, green: color.green * k.green, blue: color.blue * k.blue, alpha: 1)
-            if add == nil, let o = overlay {
-                let keep = 1 - o.alpha
-                c = Color(red: c.red * keep + o.red * o.alpha, green: c.green * keep + o.green * o.alpha,
-                          blue: c.blue * keep + o.blue * o.alpha, alpha: 1)
-            }
+            if add == nil, let o = overlay { c = Painter.opaque(c, under: o) }
             return c
         }
         guard let shaded = try cornerMesh(corners, bounds: bounds, chain: chain, grow: grow) else {
