@@ -211,7 +211,7 @@ public struct Sweep: Sendable {
             } catch {
                 throw SweepError("\(name) cannot be read: \(error.localizedDescription)")
             }
-            try check(record, named: name, against: folder.plan)
+            try check(record, variant: n, named: name, against: folder.plan)
             records.append(record)
         }
         // CSV: the variant and its parameters, then one row per face.
@@ -229,8 +229,10 @@ public struct Sweep: Sendable {
         try ContactSheet(sweep: self, frames: frames, thumbnail: thumbnail).write(to: folder.url.appendingPathComponent("sheet.png"))
     }
 
-    /// Refuses a frame record that belongs to another plan, another variant or other parameter values.
-    private func check(_ record: VariantRecord, named name: String, against plan: SweepPlan) throws(SweepError) {
+    /// Refuses a frame record, read from the frame of variant `number`, that belongs to another plan, another
+    /// variant or other parameter values.
+    private func check(_ record: VariantRecord, variant number: Int, named name: String,
+                       against plan: SweepPlan) throws(SweepError) {
         let hint = "render its variant again, or the whole sweep with --force"
         guard let recorded = record.plan else {
             throw SweepError("\(name) records no sweep plan (made by an older origami)", hint: hint)
@@ -239,7 +241,6 @@ public struct Sweep: Sendable {
             throw SweepError("\(name) belongs to another sweep (plan \(recorded.prefix(12)), this sweep's plan is \(plan.digest.prefix(12)))",
                              hint: hint)
         }
-        let number = Int(name.dropFirst("frames/variant-".count).dropLast(".json".count)) ?? 0
         let expected = zip(parameters, values(ofVariant: number)).map { [$0.path, $1.description] }
         guard record.variant == number, record.parameters == expected else {
             throw SweepError("\(name) records variant \(record.variant) with "
