@@ -59,7 +59,7 @@ open class Layer {
         set { geometry.sublayerTransform = newValue }
     }
     /// Sublayers are positioned from the bottom of the bounds. The layer's own frame does not change, and no
-    /// layer's content is drawn upside down because of it (see `LayerGeometry.contentTransform(toSuperlayer:…)`).
+    /// layer's content is drawn upside down because of it (see `LayerGeometry.boundsMirror`).
     public var isGeometryFlipped: Bool {
         get { geometry.isGeometryFlipped }
         set { geometry.isGeometryFlipped = newValue }

@@ -53,19 +53,11 @@ extension LayerGeometry {
 
     /// The mirror of the layer's bounds in y, `y ↦ 2·minY + H − y` (as a row-vector 4×4: x and z kept), or the
     /// identity when `on` is false. It maps the bounds rect onto itself, so it changes no frame, no hit region and
-    /// no position — only which way up the layer's own drawing lies. See `contentTransform(toSuperlayer:…)`.
-    public func boundsMirror(_ on: Bool) -> Transform3D {
-        guard on else { return .identity }
-        let b = bounds.standardized
-        var m = Transform3D.identity
-        m.m22 = -1
-        m.m42 = 2 * Double(b.minY) + Double(b.height)
-        return m
-    }
-
-    /// The matrix the presentation tree draws, hit-tests and lights a layer by: from the layer's **content
-    /// space** into its superlayer's content space, `F_L^q(L) · M(L→S) · F_S^q(S)`, with `F_X` the bounds
-    /// mirror of X (`boundsMirror`) and `q` the content flips below.
+    /// no position — only which way up the layer's own drawing lies.
+    ///
+    /// The presentation tree draws, hit-tests and lights a layer from its **content space** into its
+    /// superlayer's content space by `F_L^q(L) · M(L→S) · F_S^q(S)`, with `F_X` this mirror of X and `q` the
+    /// content flips below (`PresentationTree` forms it; `contentSublayerSpaceTransform` is its right half).
     ///
     /// Why (Apple: `geometryFlipped` "does not affect the rendering of the layer's content"; `contentsAreFlipped`
     /// says when Core Animation flips a layer's content implicitly to make that so). `M(L→S)` is the geometry
@@ -90,16 +82,17 @@ extension LayerGeometry {
     /// ancestors: a layer's own flag flips its sublayers, not its own content. Apple's `contentsAreFlipped()`
     /// counts the layer itself because on macOS a flipped layer's own bounds space is the y-down one; see
     /// `Layer.contentsAreFlipped()`.)
-    public func contentTransform(toSuperlayer superlayer: LayerGeometry?, contentFlipped: Bool,
-                                 superlayerContentFlipped: Bool) -> Transform3D {
-        var m = transform(toSuperlayer: superlayer)
-        if contentFlipped { m = boundsMirror(true).concatenating(m) }
-        if let superlayer, superlayerContentFlipped { m = m.concatenating(superlayer.boundsMirror(true)) }
+    public func boundsMirror(_ on: Bool) -> Transform3D {
+        guard on else { return .identity }
+        let b = bounds.standardized
+        var m = Transform3D.identity
+        m.m22 = -1
+        m.m42 = 2 * Double(b.minY) + Double(b.height)
         return m
     }
 
     /// The sublayer space in content terms: `sublayerSpaceTransform · F^q` for a layer whose content flip is `q`
-    /// (what `contentTransform(toSuperlayer:…)` appends after a sublayer's placement).
+    /// (what the content-space chain of `boundsMirror` appends after a sublayer's placement).
     public func contentSublayerSpaceTransform(contentFlipped: Bool) -> Transform3D {
         contentFlipped ? sublayerSpaceTransform.concatenating(boundsMirror(true)) : sublayerSpaceTransform
     }

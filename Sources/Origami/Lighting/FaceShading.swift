@@ -56,7 +56,7 @@ public protocol FaceShader: Sendable {
 extension FaceTransforms {
     /// The transforms of a member drawn into a context through `projected` (its whole chain into the context's
     /// bounds space), with `object` its transform relative to its solid, `context` the context's geometry.
-    /// `contextContentFlipped`: the context's content space is its bounds mirrored (`LayerGeometry.contentTransform`);
+    /// `contextContentFlipped`: the context's content space is its bounds mirrored (`LayerGeometry.boundsMirror`);
     /// the light spaces then keep the drawn chain's orientation (the context's own flip mirrors back out).
     init(projected: Transform3D, object: Transform3D, context: LayerGeometry, contextContentFlipped: Bool = false) {
         // Scene: the full chain minus the context's sublayer-space transform (applied last in `projected`), then

@@ -97,7 +97,7 @@ public struct PresentationTree: Sendable {
         let fromOwner: Homography?
         /// The plane map's orientation in the owner: negative when the layer is seen from behind.
         let determinant: Double
-        /// The layer's content space is its bounds mirrored in y (`LayerGeometry.contentTransform(toSuperlayer:…)`):
+        /// The layer's content space is its bounds mirrored in y (`LayerGeometry.boundsMirror`):
         /// `toOwner`, `fromOwner` and the local points of queries are in content space.
         let contentFlipped: Bool
         /// Whether the layer is a face of its context: a sublayer of a transform layer, or placed by a non-affine
@@ -189,12 +189,13 @@ public struct PresentationTree: Sendable {
         var planes: [Plane] = []
         var outlinePoints: [CGPoint] = []
         var spaces: [Transform3D] = []
-        // Per node, whether its content space is its bounds mirrored (`q` in `LayerGeometry.contentTransform`).
+        // Per node, whether its content space is its bounds mirrored (`q` in `LayerGeometry.boundsMirror`).
         // A root placed on a canvas starts upright; a root placed in its superlayer's bounds space carries the
         // parity of the flips above it, and that space is itself mirrored on screen when the flips above the
         // superlayer are odd — then a winding in it reads the other way round.
         let rootFlipped = placement == .superlayer && (root.superlayer?.contentsAreFlipped() ?? false)
-        let rootSpaceMirrored = placement == .superlayer && (root.superlayer?.superlayer?.contentsAreFlipped() ?? false)
+        // The parity above the superlayer: the superlayer's own flag taken back out of `rootFlipped`.
+        let rootSpaceMirrored = placement == .superlayer && rootFlipped != (root.superlayer?.isGeometryFlipped ?? false)
         // (layer, parent node, whether the transform layers between it and its owner are drawable / receive).
         var stack: [(Layer, Int, Bool, Bool)] = [(root, -1, true, true)]
         while let (layer, parent, chainDrawable, chainReceives) = stack.popLast() {
@@ -243,8 +244,16 @@ public struct PresentationTree: Sendable {
                 outlinePoints += polygon
             }
             let drawable = chainDrawable && Self.isDrawable(layer)
-            let receives = chainReceives && !layer.isHidden && layer.allowsHitTesting && layer.opacity >= 0.01
             let kind: Kind = !flattens ? .transformLayer : layer is TextLayer ? .text : face != nil ? .face : .layer
+            let row = Plane(
+                isTransformLayer: !flattens, isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting,
+                opacity: layer.opacity, masksToBounds: layer.masksToBounds, isDoubleSided: layer.isDoubleSided,
+                zPosition: g.zPosition,
+                minX: Double(b.minX), minY: Double(b.minY), maxX: Double(b.maxX), maxY: Double(b.maxY),
+                outline: outline, owner: owner, toOwner: toOwner, fromOwner: plane.inverted(),
+                determinant: owner < 0 && rootSpaceMirrored ? -plane.matrix.determinant : plane.matrix.determinant,
+                contentFlipped: contentFlipped, isFacePlane: isFacePlane, inheritedOpacity: inherited)
+            let receives = chainReceives && row.receivesHits(.frontmost)
             nodes.append(Node(
                 name: layer.name, kind: kind, geometry: g, backgroundColor: layer.backgroundColor,
                 contents: layer.contents, contentsGravity: layer.contentsGravity, contentsScale: layer.contentsScale,
@@ -254,14 +263,7 @@ public struct PresentationTree: Sendable {
                 text: (layer as? TextLayer).map(TextStyle.init), outline: face?.polygon,
                 parent: parent, level: parent < 0 ? 0 : nodes[parent].level + 1, objectTransform: object,
                 isDrawableInContext: drawable, receivesInContext: receives))
-            planes.append(Plane(
-                isTransformLayer: !flattens, isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting,
-                opacity: layer.opacity, masksToBounds: layer.masksToBounds, isDoubleSided: layer.isDoubleSided,
-                zPosition: g.zPosition,
-                minX: Double(b.minX), minY: Double(b.minY), maxX: Double(b.maxX), maxY: Double(b.maxY),
-                outline: outline, owner: owner, toOwner: toOwner, fromOwner: plane.inverted(),
-                determinant: owner < 0 && rootSpaceMirrored ? -plane.matrix.determinant : plane.matrix.determinant,
-                contentFlipped: contentFlipped, isFacePlane: isFacePlane, inheritedOpacity: inherited))
+            planes.append(row)
             layers.append(layer)
             spaces.append(g.contentSublayerSpaceTransform(contentFlipped: contentFlipped))
             // Below a flattening layer a new context starts: the chain's verdicts restart with its sublayers.
