@@ -112,6 +112,17 @@ open class Layer {
     /// `nil`: unlit. Lighting never changes the layers; it is a render-time pass.
     @exclusivity(unchecked) public var lighting: (any FaceShader)?
 
+    // Timing (`MediaTiming`, CAMediaTiming's defaults) and animations: see `Layer+Animation.swift`.
+    @exclusivity(unchecked) public var beginTime: Double = 0
+    @exclusivity(unchecked) public var timeOffset: Double = 0
+    @exclusivity(unchecked) public var speed: Double = 1
+    public var duration: Double = 0
+    public var repeatCount: Double = 0
+    public var repeatDuration: Double = 0
+    public var autoreverses = false
+    public var fillMode: FillMode = .removed
+    @exclusivity(unchecked) var animationEntries: [AnimationEntry] = []
+
     /// The layer whose `sublayers` hold this one. Unowned rather than weak: a weak reference gives every layer
     /// a side table, which makes each walk up the tree and every retain of a layer take the slow path
     /// (conversion was 60 % reference counting). A superlayer clears it when it lets a sublayer go, in

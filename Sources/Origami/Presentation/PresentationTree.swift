@@ -183,7 +183,13 @@ public struct PresentationTree: Sendable {
     let storage: Storage
 
     /// Freezes the tree of `root`, placing the root as `placement` says.
-    public init(_ root: Layer, placement: RootPlacement = .superlayer) {
+    ///
+    /// `time`: the presentation at that time of the root's *parent* (the scene's time for a scene's root), with
+    /// every animation applied (DESIGN §9): each layer's local time is carried down the walk, and a layer with
+    /// animations is frozen from an animated copy of its drawing properties (geometry, opacity, colours, border,
+    /// corner radius, lighting) — its sublayers are not laid out again for animated bounds, as in Core Animation.
+    /// `nil`: the model, animations ignored. The root's superlayer, when placed in it, is read as the model.
+    public init(_ root: Layer, placement: RootPlacement = .superlayer, time: Double? = nil) {
         var layers: [Layer] = []
         var nodes: [Node] = []
         var planes: [Plane] = []
@@ -196,10 +202,15 @@ public struct PresentationTree: Sendable {
         let rootFlipped = placement == .superlayer && (root.superlayer?.contentsAreFlipped() ?? false)
         // The parity above the superlayer: the superlayer's own flag taken back out of `rootFlipped`.
         let rootSpaceMirrored = placement == .superlayer && rootFlipped != (root.superlayer?.isGeometryFlipped ?? false)
-        // (layer, parent node, whether the transform layers between it and its owner are drawable / receive).
-        var stack: [(Layer, Int, Bool, Bool)] = [(root, -1, true, true)]
-        while let (layer, parent, chainDrawable, chainReceives) = stack.popLast() {
-            let g = layer.geometry
+        // (layer, parent node, whether the transform layers between it and its owner are drawable / receive,
+        // the parent's local time).
+        var stack: [(Layer, Int, Bool, Bool, Double)] = [(root, -1, true, true, time ?? 0)]
+        while let (layer, parent, chainDrawable, chainReceives, parentTime) = stack.popLast() {
+            let localTime = time == nil ? 0 : layer.localTime(fromParent: parentTime)
+            // Layers without animations read their own properties, as with no time.
+            let animated = time == nil || layer.animationEntries.isEmpty ? nil : layer.animatedProperties(atLocalTime: localTime)
+            let g = animated?.geometry ?? layer.geometry
+            let opacity = animated?.opacity ?? layer.opacity
             let flattens = layer.isFlattening || (parent < 0 && placement == .renderedInOwnSpace)
             let owner: Int, toOwner: Transform3D, object: Transform3D, isFacePlane: Bool, inherited: Double
             let contentFlipped = parent < 0 ? rootFlipped : planes[parent].contentFlipped != nodes[parent].geometry.isGeometryFlipped
@@ -208,7 +219,7 @@ public struct PresentationTree: Sendable {
             if parent < 0 {
                 owner = -1
                 switch placement {
-                case .superlayer: toOwner = mirrored(layer.transformToSuperlayer)
+                case .superlayer: toOwner = mirrored(g.transform(toSuperlayer: layer.superlayer?.geometry))
                 case .canvas: toOwner = g.placementTransform
                 case .ownSpace, .renderedInOwnSpace: toOwner = .identity
                 }
@@ -243,11 +254,11 @@ public struct PresentationTree: Sendable {
                 outline = outlinePoints.count ..< outlinePoints.count + polygon.count
                 outlinePoints += polygon
             }
-            let drawable = chainDrawable && Self.isDrawable(layer)
+            let drawable = chainDrawable && (animated.map { Self.isDrawable(layer, animated: $0) } ?? Self.isDrawable(layer))
             let kind: Kind = !flattens ? .transformLayer : layer is TextLayer ? .text : face != nil ? .face : .layer
             let row = Plane(
                 isTransformLayer: !flattens, isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting,
-                opacity: layer.opacity, masksToBounds: layer.masksToBounds, isDoubleSided: layer.isDoubleSided,
+                opacity: opacity, masksToBounds: layer.masksToBounds, isDoubleSided: layer.isDoubleSided,
                 zPosition: g.zPosition,
                 minX: Double(b.minX), minY: Double(b.minY), maxX: Double(b.maxX), maxY: Double(b.maxY),
                 outline: outline, owner: owner, toOwner: toOwner, fromOwner: plane.inverted(),
@@ -255,11 +266,13 @@ public struct PresentationTree: Sendable {
                 contentFlipped: contentFlipped, isFacePlane: isFacePlane, inheritedOpacity: inherited)
             let receives = chainReceives && row.receivesHits(.frontmost)
             nodes.append(Node(
-                name: layer.name, kind: kind, geometry: g, backgroundColor: layer.backgroundColor,
+                name: layer.name, kind: kind, geometry: g, backgroundColor: animated?.backgroundColor ?? layer.backgroundColor,
                 contents: layer.contents, contentsGravity: layer.contentsGravity, contentsScale: layer.contentsScale,
-                borderWidth: layer.borderWidth, borderColor: layer.borderColor, cornerRadius: layer.cornerRadius,
-                opacity: layer.opacity, masksToBounds: layer.masksToBounds, isDoubleSided: layer.isDoubleSided,
-                isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting, lighting: layer.lighting,
+                borderWidth: animated?.borderWidth ?? layer.borderWidth, borderColor: animated?.borderColor ?? layer.borderColor,
+                cornerRadius: animated?.cornerRadius ?? layer.cornerRadius,
+                opacity: opacity, masksToBounds: layer.masksToBounds, isDoubleSided: layer.isDoubleSided,
+                isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting,
+                lighting: animated.map(\.lighting) ?? layer.lighting,
                 text: (layer as? TextLayer).map(TextStyle.init), outline: face?.polygon,
                 parent: parent, level: parent < 0 ? 0 : nodes[parent].level + 1, objectTransform: object,
                 isDrawableInContext: drawable, receivesInContext: receives))
@@ -268,7 +281,7 @@ public struct PresentationTree: Sendable {
             spaces.append(g.contentSublayerSpaceTransform(contentFlipped: contentFlipped))
             // Below a flattening layer a new context starts: the chain's verdicts restart with its sublayers.
             for s in layer.sublayers.reversed() {
-                stack.append((s, index, flattens || drawable, flattens || receives))
+                stack.append((s, index, flattens || drawable, flattens || receives, localTime))
             }
         }
         // Pre-order by construction (children pushed in reverse): grouping nodes by parent or by context, in node
@@ -324,6 +337,12 @@ public struct PresentationTree: Sendable {
     public static func isDrawable(_ layer: Layer) -> Bool {
         !layer.isHidden && layer.geometry.isFinite && layer.opacity.isFinite
             && layer.borderWidth.isFinite && layer.cornerRadius.isFinite && layer.contentsScale.isFinite
+    }
+
+    /// The same test on a layer's animated properties.
+    static func isDrawable(_ layer: Layer, animated a: AnimatedProperties) -> Bool {
+        !layer.isHidden && a.geometry.isFinite && a.opacity.isFinite && a.borderWidth.isFinite && a.cornerRadius.isFinite
+            && layer.contentsScale.isFinite
     }
 }
 

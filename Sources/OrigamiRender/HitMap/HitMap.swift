@@ -19,9 +19,10 @@ public struct HitMap: Sendable {
     public let frontmost: [Int32]
 
     /// Hit-tests the centre of every pixel of a `size`-point canvas at `scale` pixels per point, `root` being
-    /// placed in the canvas as the renderer places it (the canvas is the root's superlayer space).
-    public init(root: Layer, size: CGSize, scale: Double = 1, name: (Layer) -> String) throws {
-        try self.init(tree: PresentationTree(root, placement: .canvas), size: size, scale: scale, name: name)
+    /// placed in the canvas as the renderer places it (the canvas is the root's superlayer space); at `time` of the
+    /// root's parent with the animations applied (`nil`: the model).
+    public init(root: Layer, size: CGSize, scale: Double = 1, time: Double? = nil, name: (Layer) -> String) throws {
+        try self.init(tree: PresentationTree(root, placement: .canvas, time: time), size: size, scale: scale, name: name)
     }
 
     /// Hit-tests the centre of every pixel of a `size`-point canvas at `scale` pixels per point, the tree's root

@@ -8,9 +8,10 @@ import Origami
 /// is placed by its own position, transform and zPosition. Rendering works on a `RenderTree` snapshot, so it
 /// may run on several threads at once.
 public enum Renderer {
-    /// Snapshots `root` and renders it into pixels.
-    public static func render(_ root: Layer, size: CGSize, options: RenderOptions = RenderOptions()) throws(RenderError) -> RenderedImage {
-        try render(RenderTree(root: root, limits: options.limits), size: size, options: options)
+    /// Snapshots `root` (at `time` of its parent, animations applied; `nil`: the model) and renders it into pixels.
+    public static func render(_ root: Layer, size: CGSize, options: RenderOptions = RenderOptions(),
+                              time: Double? = nil) throws(RenderError) -> RenderedImage {
+        try render(RenderTree(root: root, limits: options.limits, time: time), size: size, options: options)
     }
 
     /// Renders a snapshot into pixels.
@@ -40,6 +41,12 @@ public enum Renderer {
         return RenderedImage(width: width, height: height, pixels: pixels, tree: tree, size: size, options: options)
     }
 
+    /// Snapshots `root` (at `time`, as `render(_:size:options:time:)`) and renders it as a complete file in `format`.
+    public static func data(_ root: Layer, size: CGSize, options: RenderOptions = RenderOptions(),
+                            format: OutputFormat, time: Double? = nil) throws(RenderError) -> Data {
+        try data(RenderTree(root: root, limits: options.limits, time: time), size: size, options: options, format: format)
+    }
+
     /// Renders a snapshot as a complete file in `format`.
     public static func data(_ tree: RenderTree, size: CGSize, options: RenderOptions = RenderOptions(),
                             format: OutputFormat) throws(RenderError) -> Data {
@@ -51,16 +58,16 @@ public enum Renderer {
         }
     }
 
-    /// Snapshots `root`, renders it and writes it to `url` through `WritableDestination` (atomic, never over
+    /// Snapshots `root` (at `time`, as `render(_:size:options:time:)`), renders it and writes it to `url` through `WritableDestination` (atomic, never over
     /// a device, a read-only file or one of `protectedFiles`), checked before rendering. The format is
     /// `OutputFormat.forFile`'s: the extension's, which must agree with `format` when both are given.
     /// On error nothing is left at `url` or beside it.
     public static func write(_ root: Layer, size: CGSize, options: RenderOptions = RenderOptions(),
                              to url: URL, format: OutputFormat? = nil,
-                             protecting protectedFiles: [ProtectedFile] = []) throws {
+                             protecting protectedFiles: [ProtectedFile] = [], time: Double? = nil) throws {
         let f = try OutputFormat.forFile(url, requested: format)
         let destination = try WritableDestination(url, protecting: protectedFiles)
-        let tree = try RenderTree(root: root, limits: options.limits)
+        let tree = try RenderTree(root: root, limits: options.limits, time: time)
         try destination.write(data(tree, size: size, options: options, format: f))
     }
 

@@ -12,13 +12,14 @@ public struct RenderTree: Sendable {
     public let members: [RenderMember]
 
     /// Freezes the tree of `root` and prepares it for painting. The canvas is `root`'s superlayer space; `root`
-    /// is placed by its own position, transform and zPosition.
+    /// is placed by its own position, transform and zPosition. `time`: the presentation at that time of the root's
+    /// parent, animations applied (`PresentationTree.init(_:placement:time:)`); `nil`, the model.
     ///
     /// Throws `RenderError.limitExceeded` when the drawable tree has more layers or more levels than `limits`
     /// allow — checked by an iterative walk before anything is frozen.
-    public init(root: Layer, limits: RenderLimits = .default) throws(RenderError) {
+    public init(root: Layer, limits: RenderLimits = .default, time: Double? = nil) throws(RenderError) {
         try limits.check(root)
-        let tree = PresentationTree(root, placement: .canvas)
+        let tree = PresentationTree(root, placement: .canvas, time: time)
         self = try RenderError.typed("snapshot") { try RenderTree(tree, checkedWithin: nil) }
     }
 

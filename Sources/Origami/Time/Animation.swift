@@ -1,0 +1,128 @@
+import Foundation
+
+/// An animation: timing (`MediaTiming`) and what it changes. Corresponds to `CAAnimation`.
+///
+/// Its parent time is its layer's local time (or its group's time). `beginTime` 0 means "when it was added" in
+/// Core Animation; Origami has no clock running while a tree is built, so that moment is **time 0 of the layer's
+/// local time**, and a non-zero `beginTime` is a time in the layer's local time.
+///
+/// `isRemovedOnCompletion` is true by default, as in Core Animation: an animation that has ended is removed, and
+/// with it its effect — even with `fillMode` `.forwards`. To keep the final value, set it to false *and* fill
+/// forwards (the classic gotcha). Origami never removes it from the layer's list; it just stops applying it.
+open class Animation: MediaTiming {
+    public var beginTime: Double = 0
+    public var timeOffset: Double = 0
+    public var speed: Double = 1
+    public var duration: Double = 0
+    public var repeatCount: Double = 0
+    public var repeatDuration: Double = 0
+    public var autoreverses = false
+    public var fillMode: FillMode = .removed
+    /// Paces the whole animation; `nil` is linear, as Apple documents for an absent function.
+    public var timingFunction: TimingFunction?
+    public var isRemovedOnCompletion = true
+
+    public init() {}
+
+    /// A deep copy: groups copy their animations. `Layer.add(_:forKey:)` stores one, as Core Animation does.
+    public func copy() -> Animation {
+        let c = makeCopy()
+        c.beginTime = beginTime; c.timeOffset = timeOffset; c.speed = speed; c.duration = duration
+        c.repeatCount = repeatCount; c.repeatDuration = repeatDuration; c.autoreverses = autoreverses
+        c.fillMode = fillMode; c.timingFunction = timingFunction; c.isRemovedOnCompletion = isRemovedOnCompletion
+        return c
+    }
+
+    /// A new instance of the same class with the subclass's own properties copied.
+    func makeCopy() -> Animation { Animation() }
+}
+
+/// An animation of one key path. Corresponds to `CAPropertyAnimation`.
+open class PropertyAnimation: Animation {
+    /// What it animates; see `AnimationKeyPath` for the paths. A path that does not parse has no effect.
+    public var keyPath: String
+    /// The animated value is added to the value it finds (the model's, or the result of the animations added
+    /// before it); for a transform it is concatenated (applied first). Otherwise it replaces it.
+    public var isAdditive = false
+    /// Each repeat builds on the end of the previous one: cycle i shows its value plus i × the end value.
+    public var isCumulative = false
+
+    public init(keyPath: String) {
+        self.keyPath = keyPath
+        super.init()
+    }
+
+    override func makeCopy() -> Animation {
+        let c = PropertyAnimation(keyPath: keyPath)
+        copyProperties(to: c)
+        return c
+    }
+
+    func copyProperties(to c: PropertyAnimation) {
+        c.keyPath = keyPath; c.isAdditive = isAdditive; c.isCumulative = isCumulative
+    }
+}
+
+/// Interpolates one key path between two values. Corresponds to `CABasicAnimation`.
+///
+/// Which values it runs between follows Apple's table (CABasicAnimation): from+to; from → from+by; to−by → to;
+/// from → the current value; the current value → to; the current value → current+by; and with none set, from
+/// the previous value to the current one. "Current" is the value the animation finds: the model's, with the
+/// animations added before it on the same path applied.
+public final class BasicAnimation: PropertyAnimation {
+    public var fromValue: AnimationValue?
+    public var toValue: AnimationValue?
+    public var byValue: AnimationValue?
+
+    override func makeCopy() -> Animation {
+        let c = BasicAnimation(keyPath: keyPath)
+        copyProperties(to: c)
+        c.fromValue = fromValue; c.toValue = toValue; c.byValue = byValue
+        return c
+    }
+}
+
+/// Steps one key path through a list of values. Corresponds to `CAKeyframeAnimation`.
+///
+/// - `keyTimes`: for each value, the fraction (0…1, ascending) of the duration at which it is reached. Used when
+///   they are valid: ascending, within 0…1, one per value (for `.discrete` also one more than the values, as Apple
+///   documents: value i then shows from keyTimes[i] to keyTimes[i + 1]). Otherwise, and for the paced modes, they
+///   are ignored and the values are spread evenly (paced: by distance).
+/// - `timingFunctions`: one per segment (values − 1), pacing each; any other count is ignored. `.paced` and
+///   `.cubicPaced` ignore them, as Apple documents.
+/// - `calculationMode`: `.linear`; `.discrete` (no interpolation: each value holds until the next key time);
+///   `.paced` (constant speed, segments timed by their length); `.cubic` (a Kochanek–Bartels spline with tension,
+///   continuity and bias 0, i.e. Catmull–Rom, through the values at their key times; the end tangents take the
+///   end values as repeated); `.cubicPaced` (cubic, timed as paced). Transforms interpolate by decomposition in the
+///   cubic modes too, linearly between keyframes.
+public final class KeyframeAnimation: PropertyAnimation {
+    public enum CalculationMode: String, Sendable, CaseIterable { case linear, discrete, paced, cubic, cubicPaced }
+
+    public var values: [AnimationValue] = []
+    public var keyTimes: [Double]?
+    public var timingFunctions: [TimingFunction]?
+    public var calculationMode: CalculationMode = .linear
+
+    override func makeCopy() -> Animation {
+        let c = KeyframeAnimation(keyPath: keyPath)
+        copyProperties(to: c)
+        c.values = values; c.keyTimes = keyTimes; c.timingFunctions = timingFunctions
+        c.calculationMode = calculationMode
+        return c
+    }
+}
+
+/// Runs several animations on one time line. Corresponds to `CAAnimationGroup`.
+///
+/// The group's time, within its simple duration (after its repeats, autoreverse and timing function), is each
+/// child's parent time: a child's `beginTime` counts from the group's start, and a child runs only while the group
+/// is active (or filling) — a child longer than the group is cut off at the group's end.
+public final class AnimationGroup: Animation {
+    public var animations: [Animation] = []
+
+    override func makeCopy() -> Animation {
+        let c = AnimationGroup()
+        c.animations = animations.map { $0.copy() }
+        return c
+    }
+}
