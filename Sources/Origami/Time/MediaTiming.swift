@@ -98,7 +98,6 @@ extension MediaTiming {
         guard total > 0, !total.isNaN else { return nil }
         let elapsed = (t - beginTime) * abs(speed)
         var active: Double
-        var atEnd = false
         if t < beginTime {
             guard fillMode.fillsBackwards else { return nil }
             active = speed < 0 ? total : 0
@@ -109,7 +108,6 @@ extension MediaTiming {
         } else if elapsed >= total {
             guard fillsAfterEnd else { return nil }
             active = speed > 0 ? total : 0
-            atEnd = speed > 0
         } else {
             active = speed > 0 ? elapsed : total - elapsed
         }
@@ -118,7 +116,9 @@ extension MediaTiming {
         let local = active + timeOffset
         var iteration = (local / cycle).rounded(.down)
         var within = local - iteration * cycle
-        if atEnd || (speed > 0 && active == total), within == 0, local > 0 {
+        // The end of the active duration (filled forwards, or backwards under a negative speed) is the end of its
+        // last cycle.
+        if active == total, within == 0, local > 0 {
             iteration -= 1
             within = cycle
         }
