@@ -28,7 +28,7 @@ struct SceneBuilder {
         "type", "name", "frame", "bounds", "position", "anchorPoint", "anchorPointZ", "zPosition", "transform",
         "sublayerTransform", "geometryFlipped", "masksToBounds", "doubleSided", "hidden", "opacity",
         "backgroundColor", "borderWidth", "borderColor", "cornerRadius", "contents", "contentsGravity",
-        "contentsScale", "allowsHitTesting", "sublayers", "lighting",
+        "contentsScale", "allowsHitTesting", "sublayers", "lighting", "animations", "speed", "beginTime", "timeOffset",
     ]
     static let textKeys = ["string", "fontFamily", "fontSize", "fontWeight", "italic", "foregroundColor", "alignment",
                            "verticallyCentered"]
@@ -39,6 +39,7 @@ struct SceneBuilder {
     static let faceKeys = [
         "name", "masksToBounds", "doubleSided", "hidden", "opacity", "backgroundColor", "borderWidth", "borderColor",
         "cornerRadius", "contents", "contentsGravity", "contentsScale", "allowsHitTesting", "sublayers", "lighting",
+        "animations", "speed", "beginTime", "timeOffset",
     ]
 
     mutating func build(_ top: SceneValue, url: URL?, summary: String, source: String) -> SceneDescription? {
@@ -207,6 +208,8 @@ struct SceneBuilder {
         if let b = o["allowsHitTesting"]?.bool() { layer.settings.append(.allowsHitTesting(b)) }
         if let c = o["contents"] { readContents(c, into: &layer) }
         if let l = o["lighting"].flatMap(readLighting) { layer.settings.append(.lighting(l)) }
+        if let t = readLayerTiming(o) { layer.settings.append(.timing(t)) }
+        for a in o["animations"].map(readAnimations) ?? [] { layer.settings.append(.animation(a)) }
         if let subs = o["sublayers"]?.list() {
             for item in subs {
                 if let s = readLayer(item, depth: depth + 1) { layer.sublayers.append(s) }

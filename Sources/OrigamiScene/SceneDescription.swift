@@ -129,6 +129,7 @@ enum LayerSetting: Sendable {
     case contentsScale(Double), allowsHitTesting(Bool), contents(Bitmap), lighting(Lighting)
     case string(String), fontFamily(String), fontSize(Double), fontWeight(TextLayer.Weight), italic(Bool)
     case foregroundColor(Color), alignment(TextLayer.Alignment), verticallyCentered(Bool)
+    case timing(TimingDescription), animation(AnimationDescription)
 
     func apply(to layer: Layer) {
         switch self {
@@ -162,6 +163,8 @@ enum LayerSetting: Sendable {
         case let .foregroundColor(v): (layer as? TextLayer)?.foregroundColor = v
         case let .alignment(v): (layer as? TextLayer)?.alignment = v
         case let .verticallyCentered(v): (layer as? TextLayer)?.isVerticallyCentered = v
+        case let .timing(v): v.apply(to: layer)
+        case let .animation(v): layer.add(v.make(), forKey: v.key)
         }
     }
 }

@@ -7,7 +7,7 @@ struct HitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hit",
         abstract: "Tell which face a touch at a point reaches.",
-        usage: "origami hit <scene> <X,Y> [--policy <policy>] [--json] [--allow-outside-images]",
+        usage: "origami hit <scene> <X,Y> [--policy <policy>] [--json] [--time <seconds>] [--allow-outside-images]",
         discussion: """
             The point is in canvas coordinates (points, y down); a negative one needs no `--`: `hit s.yaml -10,5`.
             Policies: `tree` is UIKit's touch delivery
@@ -54,12 +54,14 @@ struct HitCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
+    @OptionGroup var time: TimeOption
+
     func run() throws {
         guard let p = point?.point else { fail("no point given") }   // validate() has made sure of one
         let s = try scene.load(images: .sizeOnly)
         let policies: [(String, HitTestPolicy)] = [("tree", .treeOrder), ("coreanimation", .coreAnimation), ("frontmost", .frontmost)]
             .filter { policy == .all || $0.0 == policy.rawValue }
-        let tree = PresentationTree(s.root)
+        let tree = PresentationTree(s.root, time: time.time)
         let answers = policies.map { ($0.0, tree.hitTestResult(p, policy: $0.1)) }
         let all = tree.hitTestAll(p)
         if json {

@@ -23,6 +23,8 @@ struct HitMapCommand: ParsableCommand {
     @Option(help: "Pixels per point (default: the scene's canvas scale).")
     var scale: Double?
 
+    @OptionGroup var time: TimeOption
+
     func validate() throws {
         // A hit map tests every pixel, so its scale stops lower than a render's.
         if let scale {
@@ -36,7 +38,7 @@ struct HitMapCommand: ParsableCommand {
         let s = try scene.load(images: .sizeOnly)
         checkWritable(out, protecting: s)
         do {
-            let tree = PresentationTree(s.root, placement: .canvas)
+            let tree = PresentationTree(s.root, placement: .canvas, time: time.time)
             try HitMap.checkLimits(tree: tree, size: s.canvas.size, scale: scale ?? s.canvas.scale)
             let map = try HitMap(tree: tree, size: s.canvas.size, scale: scale ?? s.canvas.scale) { label(of: $0, in: s) }
             try map.legendImage().write(to: out, format: .png, protecting: s.protectedFiles)

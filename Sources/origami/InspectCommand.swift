@@ -14,11 +14,13 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "Also print each layer's 4×4 matrix to its superlayer and its plane map to the canvas.")
     var matrices = false
 
+    @OptionGroup var time: TimeOption
+
     func run() throws {
         let s = try scene.load(images: .sizeOnly)
         print("scene \(scene.scene): canvas \(fmt(s.canvas.size.width, 0))×\(fmt(s.canvas.size.height, 0)) @\(fmt(s.canvas.scale, 2))x")
         if !s.summary.isEmpty { print(s.summary.split(separator: "\n").map { "  # \($0)" }.joined(separator: "\n")) }
-        let tree = PresentationTree(s.root)
+        let tree = PresentationTree(s.root, time: time.time)
         // Nodes are in tree pre-order: the root's sublayers and theirs, as the file nests them.
         for i in 1..<tree.count {
             let node = tree[i], g = node.geometry

@@ -82,6 +82,16 @@ struct SceneArgument: ParsableArguments {
     }
 }
 
+/// `--time`: the scene at a moment of its animations (DESIGN §9), for every command that reads the layers.
+struct TimeOption: ParsableArguments {
+    @Option(help: ArgumentHelp("The scene time in seconds: the presentation, every animation applied at that moment (default: the model, as Core Animation's model layers: no animation).", valueName: "seconds"))
+    var time: Double?
+
+    func validate() throws {
+        if let time, !time.isFinite { throw ValidationError("--time must be a finite number of seconds.") }
+    }
+}
+
 /// Prints `error: message` and the details to standard error, and exits with status 1.
 func fail(_ message: String, details: String? = nil) -> Never {
     var text = "error: \(message)\n"

@@ -76,6 +76,8 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var picture: PictureOptions
 
+    @OptionGroup var time: TimeOption
+
     func run() throws {
         let sceneName = URL(fileURLWithPath: scene.scene).deletingPathExtension().lastPathComponent
         let out = URL(fileURLWithPath: output ?? sceneName + "." + (self.format ?? .png).rawValue)
@@ -84,7 +86,7 @@ struct RenderCommand: ParsableCommand {
         checkWritable(out, protecting: s)
         do {
             try Renderer.write(s.root, size: s.canvas.size, options: picture.renderOptions(for: s), to: out,
-                               format: format, protecting: s.protectedFiles)
+                               format: format, protecting: s.protectedFiles, time: time.time)
         } catch {
             fail("\(error)")
         }
