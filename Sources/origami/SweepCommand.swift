@@ -7,14 +7,16 @@ import OrigamiScene
 struct SweepCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sweep",
-        abstract: "Render a grid of lighting variants: a contact sheet, frames, and per-face lighting data.",
+        abstract: "Render a grid of scene variants: a contact sheet, frames, and per-face lighting data.",
         discussion: """
-            Each --vary PATH=VALUES adds an axis to the grid; the grid is the cartesian product. Paths: ambient,
-            model, shininess, specular, light.direction, light.position, light.color, light.intensity,
-            light.space (light[1]. for the second light; prefix a layer name when several layers are lit).
-            Separate values with commas, or with semicolons when a value has several numbers:
-              --vary ambient=0.2,0.5,0.8 --vary 'light.direction=0,1,-0.5;1,0,-0.5'
-            Without --vary, the scene's `sweep:` section is used. The output folder receives manifest.json (the
+            Each --vary PATH=VALUES adds an axis to the grid; the grid is the cartesian product (--zip: the
+            n-th values of every axis together instead). Paths: a parameter the scene declares under `params`,
+            time, ambient, model, shininess, specular, light.direction, light.position, light.color,
+            light.intensity, light.space (light[1]. for the second light; prefix a layer name when several
+            layers are lit). Separate values with commas, or with semicolons when a value has several numbers;
+            a number also takes a range LOW:HIGH:STEP:
+              --vary yaw=0:90:15 --vary ambient=0.2,0.5,0.8 --vary 'light.direction=0,1,-0.5;1,0,-0.5'
+            --set gives the other parameters their values for every variant. Without --vary, the scene's `sweep:` section is used. The output folder receives manifest.json (the
             scene's SHA-256, the parameters, the render options), frames/variant-NNNN.png/.json (each recording
             the plan it belongs to), sheet.png, lighting.csv and lighting.json. With --shard i/n only every
             n-th variant starting at i is rendered (deterministic names); run --merge once all shards are done:
@@ -28,6 +30,9 @@ struct SweepCommand: ParsableCommand {
 
     @Option(name: .customLong("vary"), help: ArgumentHelp("A parameter and its values.", valueName: "path=values"))
     var vary: [String] = []
+
+    @Flag(help: "Vary the parameters together (variant n takes each one's n-th value) instead of as a grid.")
+    var zip = false
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The output folder (default: <scene>-sweep).", valueName: "folder"))
     var output: String?
@@ -73,10 +78,19 @@ struct SweepCommand: ParsableCommand {
         let description = scene.loadDescription()
         var parameters: [SweepParameter] = []
         for v in vary {
-            do { parameters.append(try SweepParameter(argument: v)) } catch { fail("--vary \(v): \(error)") }
+            do {
+                parameters.append(try SweepParameter(argument: v, parameters: description.parameters))
+            } catch {
+                fail("--vary \(v): \(error)")
+            }
         }
         let sweep: Sweep
-        do { sweep = try Sweep(scene: description, parameters: parameters, maxVariants: maxVariants) } catch { fail("\(error)") }
+        do {
+            sweep = try Sweep(scene: description, parameters: parameters, combination: zip ? .zip : .grid,
+                              maxVariants: maxVariants)
+        } catch {
+            fail("\(error)")
+        }
         let url = URL(fileURLWithPath: scene.scene)
         let folderURL = URL(fileURLWithPath: output ?? url.deletingPathExtension().lastPathComponent + "-sweep")
         do {
