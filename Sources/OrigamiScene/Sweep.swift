@@ -247,7 +247,8 @@ public struct Sweep: Sendable {
         return rows
     }
 
-    /// Assembles `sheet.png`, `lighting.csv` and `lighting.json` in `folder` from every variant's frame and data.
+    /// Assembles `sheet.png`, `lighting.csv`, `lighting.json` and `plots/` in `folder` from every variant's frame
+    /// and data.
     /// Throws, naming the missing variants, when some shard has not been rendered yet, and naming the first frame
     /// that does not belong to `folder`'s plan (or cannot be read).
     public func merge(in folder: SweepFolder, thumbnail: Int = 256) throws {
@@ -291,6 +292,7 @@ public struct Sweep: Sendable {
         try write(Data(csv.utf8), to: folder.url.appendingPathComponent("lighting.csv"))
         try write(encoder.encode(records), to: folder.url.appendingPathComponent("lighting.json"))
         try ContactSheet(sweep: self, frames: frames, thumbnail: thumbnail).write(to: folder.url.appendingPathComponent("sheet.png"))
+        try SweepPlots(sweep: self, records: records).write(into: folder.url)
     }
 
     /// Refuses a frame record, read from the frame of variant `number`, that belongs to another plan, another
@@ -340,7 +342,7 @@ struct VariantRecord: Codable {
     var faces: [FaceLightingData]
 }
 
-private func csvField(_ s: String) -> String {
+func csvField(_ s: String) -> String {
     s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
 }
 

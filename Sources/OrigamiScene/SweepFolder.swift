@@ -226,7 +226,8 @@ public final class SweepFolder {
         for file in files { _ = try WritableDestination(file, protecting: protected) }
     }
 
-    /// The files a sweep writes that are in `url`: frames (`variant-<digits>.png/.json`) and merged outputs.
+    /// The files a sweep writes that are in `url`: frames (`variant-<digits>.png/.json`), merged outputs and
+    /// plots.
     static func ownedFiles(_ url: URL) -> [URL] {
         let frames = url.appendingPathComponent("frames")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: frames.path)) ?? []
@@ -238,7 +239,11 @@ public final class SweepFolder {
         }.map { frames.appendingPathComponent($0) }
         let merged = mergedOutputs.map { url.appendingPathComponent($0) }
             .filter { FileManager.default.fileExists(atPath: $0.path) }
-        return frameFiles + merged
+        let plots = url.appendingPathComponent("plots")
+        let plotFiles = ((try? FileManager.default.contentsOfDirectory(atPath: plots.path)) ?? []).sorted()
+            .filter { name in [".png", ".svg", ".csv"].contains { name.hasSuffix($0) } && !name.hasPrefix(".") }
+            .map { plots.appendingPathComponent($0) }
+        return frameFiles + merged + plotFiles
     }
 
     enum Manifest { case missing, unreadable(String), plan(SweepPlan) }

@@ -18,7 +18,9 @@ struct SweepCommand: ParsableCommand {
               --vary yaw=0:90:15 --vary ambient=0.2,0.5,0.8 --vary 'light.direction=0,1,-0.5;1,0,-0.5'
             --set gives the other parameters their values for every variant. Without --vary, the scene's `sweep:` section is used. The output folder receives manifest.json (the
             scene's SHA-256, the parameters, the render options), frames/variant-NNNN.png/.json (each recording
-            the plan it belongs to), sheet.png, lighting.csv and lighting.json. With --shard i/n only every
+            the plan it belongs to), sheet.png, lighting.csv, lighting.json and plots/ (per numeric parameter,
+            each face's brightness and overlay alpha against it as PNG, SVG and CSV; a grid of two numeric
+            parameters also gets a brightness heat map per face). With --shard i/n only every
             n-th variant starting at i is rendered (deterministic names); run --merge once all shards are done:
             it checks every frame against the manifest. A folder holding another sweep is refused unless
             --force clears it; while a sweep writes into a folder it holds a lock there
@@ -120,7 +122,7 @@ struct SweepCommand: ParsableCommand {
         } catch {
             fail("\(error)")
         }
-        print("wrote \(sweep.variantCount) variants: \(folderURL.path)/sheet.png, lighting.csv, lighting.json")
+        print("wrote \(sweep.variantCount) variants: \(folderURL.path)/sheet.png, lighting.csv, lighting.json, plots/")
     }
 }
 

@@ -105,7 +105,7 @@ struct ParameterCommandTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let r = try OrigamiCommand.run(["sweep", scene, "-o", dir.path, "--vary", "yaw=0,90", "--vary", "tilt=0,-10", "--zip"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout == "wrote 2 variants: \(dir.path)/sheet.png, lighting.csv, lighting.json\n")
+        #expect(r.stdout == "wrote 2 variants: \(dir.path)/sheet.png, lighting.csv, lighting.json, plots/\n")
         let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("manifest.json"))) as? [String: Any])
         #expect(manifest["combination"] as? String == "zip")
         let record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("frames/variant-0002.json"))) as? [String: Any])
@@ -133,5 +133,83 @@ struct ParameterCommandTests {
         #expect(outside.stderr == "error: --vary yaw=0,200: `200` is not a number in -180…180 for `yaw`\n")
         for r in [mismatch, lengths, unknown, outside] { #expect(r.status == 1) }
         #expect(!FileManager.default.fileExists(atPath: out))
+    }
+}
+
+/// A sweep's `plots/`: valid PNG and SVG files, and the numbers they plot are the CSV's.
+@Suite("Sweep plots, run as a process")
+struct SweepPlotCommandTests {
+    private let scene = OrigamiCommand.packageRoot.appendingPathComponent("Models/turning-cube.yaml").path
+
+    private func temporaryFolder() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("origami-plots-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    private func table(_ url: URL) throws -> (header: [String], rows: [[String]]) {
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0).replacingOccurrences(of: "\"", with: "") }
+        }
+        return (lines.first ?? [], Array(lines.dropFirst()))
+    }
+
+    @Test func plotsAgainstYawPlotTheCSVsNumbers() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try OrigamiCommand.run(["sweep", scene, "-o", dir.path, "--vary", "yaw=-90:90:45"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let plots = dir.appendingPathComponent("plots")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: plots.path).sorted() == [
+            "brightness-vs-yaw.csv", "brightness-vs-yaw.png", "brightness-vs-yaw.svg",
+            "overlay-alpha-vs-yaw.csv", "overlay-alpha-vs-yaw.png", "overlay-alpha-vs-yaw.svg",
+        ])
+        for name in ["brightness-vs-yaw", "overlay-alpha-vs-yaw"] {
+            let png = try Bitmap(contentsOfPNG: plots.appendingPathComponent(name + ".png"))
+            #expect(png.width == 1440 && png.height == 880)
+            let svg = try String(contentsOf: plots.appendingPathComponent(name + ".svg"), encoding: .utf8)
+            #expect(svg.hasPrefix("<?xml") && svg.contains("<svg") && svg.hasSuffix("</svg>\n"))
+        }
+        // Per face and yaw: the plotted brightness is the mean of brightnessR, G and B in lighting.csv, and
+        // the plotted alpha its overlayAlpha.
+        let lighting = try table(dir.appendingPathComponent("lighting.csv"))
+        let col = { (name: String) in lighting.header.firstIndex(of: name) ?? -1 }
+        let brightness = try table(plots.appendingPathComponent("brightness-vs-yaw.csv"))
+        let alpha = try table(plots.appendingPathComponent("overlay-alpha-vs-yaw.csv"))
+        #expect(brightness.header == ["yaw", "front", "right", "top", "bottom", "left", "back"])
+        #expect(brightness.rows.map { $0[0] } == ["-90", "-45", "0", "45", "90"])
+        var compared = 0
+        for row in lighting.rows {
+            let yaw = row[col("yaw")], face = row[col("layer")]
+            let plotted = try #require(brightness.rows.first { $0[0] == yaw }).map { Double($0) }
+            let plottedAlpha = try #require(alpha.rows.first { $0[0] == yaw }).map { Double($0) }
+            let i = try #require(brightness.header.firstIndex(of: face))
+            let mean = (["brightnessR", "brightnessG", "brightnessB"].compactMap { Double(row[col($0)]) }).reduce(0, +) / 3
+            #expect(try #require(plotted[i]).isApproximatelyEqual(to: mean, absoluteTolerance: 1e-12), "\(face) at yaw \(yaw)")
+            #expect(plottedAlpha[i] == Double(row[col("overlayAlpha")]), "\(face) at yaw \(yaw)")
+            compared += 1
+        }
+        #expect(compared == 30)
+    }
+
+    @Test func aGridOfTwoParametersAlsoGetsHeatMaps() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try OrigamiCommand.run(["sweep", scene, "-o", dir.path, "--vary", "yaw=0,90", "--vary", "tilt=-10,0,10"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("plots").path)
+        let maps = names.filter { $0.hasPrefix("heatmap-") }.sorted()
+        #expect(maps == ["back", "bottom", "front", "left", "right", "top"].flatMap {
+            ["heatmap-brightness-\($0)-yaw-tilt.png", "heatmap-brightness-\($0)-yaw-tilt.svg"]
+        })
+        let map = try Bitmap(contentsOfPNG: dir.appendingPathComponent("plots/heatmap-brightness-front-yaw-tilt.png"))
+        #expect(map.width == 1440 && map.height == 880)
+        // Against yaw, tilt stays at its first value, and the title says so; plots vs tilt exist too.
+        #expect(names.contains("brightness-vs-tilt.svg"))
+        let zipped = try OrigamiCommand.run(["sweep", scene, "-o", dir.path, "--force", "--vary", "yaw=0,90", "--vary", "tilt=-10,0", "--zip"])
+        #expect(zipped.status == 0, "\(zipped.stderr)")
+        // --force cleared the grid's plots; a zipped sweep draws no heat maps.
+        let after = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("plots").path)
+        #expect(!after.contains { $0.hasPrefix("heatmap-") })
     }
 }
