@@ -199,6 +199,10 @@ struct SceneValue {
             return Color(red: v[0], green: v[1], blue: v[2], alpha: v.count == 4 ? v[3] : 1)
         }
         if case .sequence = node { return nil }
+        if case let .scalar(s) = node, looksLikeParameter(s.string) {
+            return fail("expected a colour, found `\(s.string)`",
+                        hint: "parameters stand for numbers: use them as components, e.g. [\(s.string), 0, 0]")
+        }
         let names = Color.named.keys.sorted()
         var hint = "use a name (\(names.joined(separator: ", "))), #rrggbb, #rrggbbaa or [r, g, b, a]"
         if case let .scalar(s) = node, let match = closestMatch(to: s.string, in: names) { hint = "did you mean `\(match)`?" }

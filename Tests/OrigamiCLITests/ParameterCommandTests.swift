@@ -114,6 +114,11 @@ struct ParameterCommandTests {
         let merge = try OrigamiCommand.run(["sweep", scene, "-o", dir.path, "--vary", "yaw=0,90", "--vary", "tilt=0,-10", "--merge"])
         #expect(merge.status == 1)
         #expect(merge.stderr.contains("holds a sweep of other parameters (yaw=0,90 tilt=0,-10 (zipped)); this sweep varies yaw=0,90 tilt=0,-10"), "\(merge.stderr)")
+        // So is one with other --set values: they are part of the plan.
+        let set = try OrigamiCommand.run(["sweep", scene, "-o", dir.path, "--vary", "yaw=0,90", "--vary", "tilt=0,-10", "--zip",
+                                          "--set", "distance=900", "--merge"])
+        #expect(set.status == 1)
+        #expect(set.stderr.contains("(yaw=0,90 tilt=0,-10 (zipped)); this sweep varies yaw=0,90 tilt=0,-10 (zipped) --set distance=900;"), "\(set.stderr)")
     }
 
     @Test func sweepErrors() throws {

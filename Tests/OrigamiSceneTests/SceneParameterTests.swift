@@ -164,6 +164,47 @@ struct SceneParameterTests {
         #expect(scene.layer(named: "$n") != nil)
     }
 
+    @Test func aColourIsNotANumber() throws {
+        #expect(try single("params: {r: 1}\ncanvas: {size: [10, 10]}\nlayers: [{backgroundColor: $r}]").description
+            == "s.yaml:3:28: layers[0].backgroundColor: expected a colour, found `$r`; parameters stand for numbers: use them as components, e.g. [$r, 0, 0]")
+    }
+
+    /// A sweep over a parameter instantiates each variant from the parsed file: the text is decoded once.
+    @Test func aSweepOverAParameterDecodesTheTextOnce() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("origami-params-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("sweep.yaml")
+        try (Self.yawScene + "\nsweep: {yaw: \"0:90:45\"}\n").write(to: url, atomically: true, encoding: .utf8)
+        SceneDecodeCounter.watch(url.path)
+        let sweep = try Sweep(scene: url, parameters: [])
+        #expect(sweep.variantCount == 3)
+        // rotate y θ moves (1, 0, 0) to (cos θ, 0, −sin θ): at 0°, 45° and 90°.
+        let h = 2.0.squareRoot() / 2
+        let expected = [Vector3(1, 0, 0), Vector3(h, 0, -h), Vector3(0, 0, -1)]
+        for n in 1...3 {
+            let t = try #require(try sweep.scene(ofVariant: n).instantiate().layer(named: "a")).transform
+            #expect(try #require(t.apply(Vector3(1, 0, 0))).isApproximatelyEqual(to: expected[n - 1]), "variant \(n)")
+        }
+        #expect(SceneDecodeCounter.count(url.path) == 1)
+    }
+
+    @Test func zippedVariantsTakeTheNthValuesAndTimeIsAParameter() throws {
+        let d = try decode(Self.yawScene)
+        let yaw = try SweepParameter(argument: "yaw=0,90", parameters: d.parameters)
+        let time = try SweepParameter(argument: "time=0:1.5:1.5", parameters: d.parameters)
+        let zipped = try Sweep(scene: d, parameters: [yaw, time], combination: .zip)
+        #expect(zipped.variantCount == 2)
+        #expect(zipped.values(ofVariant: 2) == [.number(90), .number(1.5)])
+        #expect(zipped.time(ofVariant: 2) == 1.5)
+        let grid = try Sweep(scene: d, parameters: [yaw, time])
+        #expect(grid.variantCount == 4)
+        #expect(grid.values(ofVariant: 3) == [.number(90), .number(0)])
+        #expect(throws: SweepError("unknown sweep parameter `yw`", hint: "did you mean `yaw`?")) {
+            try SweepParameter(argument: "yw=1", parameters: d.parameters)
+        }
+    }
+
     @Test func wrongShapesOfParams() throws {
         #expect(try single("params: [yaw]\ncanvas: {size: [10, 10]}\nlayers: []").description
             == "s.yaml:1:9: params: expected a mapping from parameter names to default values; e.g. `params: {yaw: 30, distance: {default: 500, range: [200, 2000]}}`")
