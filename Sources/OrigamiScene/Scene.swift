@@ -101,11 +101,11 @@ extension SceneDescription {
     /// Reads and decodes a scene file (YAML, or JSON, which is read as YAML). Throws `SceneError` naming the
     /// file, line, column and key path of every problem found.
     /// `displayName` is how messages name the file (default: its path).
-    public static func load(contentsOf url: URL, displayName: String? = nil,
-                            limits: SceneLimits = .default) throws(SceneError) -> SceneDescription {
+    public static func load(contentsOf url: URL, displayName: String? = nil, limits: SceneLimits = .default,
+                            images: ImageLoading = .decode) throws(SceneError) -> SceneDescription {
         let text = try read(url, displayName: displayName, limits: limits)
         return try decode(text, file: displayName ?? url.path, baseURL: url.deletingLastPathComponent(), url: url,
-                          limits: limits)
+                          limits: limits, images: images)
     }
 
     /// The scene file's text, refusing a missing, oversized, unreadable or non-UTF-8 file.
@@ -144,7 +144,6 @@ extension SceneDescription {
         _ text: String, file: String, baseURL: URL?, url: URL?, limits: SceneLimits, images: ImageLoading
     ) throws(SceneError) -> (SceneDescription, [String: Solid]) {
         SceneDecodeCounter.record(file)
-        let reader = SceneReader(file: file)
         let node: Node?
         do {
             node = try Yams.compose(yaml: text)
@@ -158,16 +157,8 @@ extension SceneDescription {
                                                  message: "the scene is empty", hint: "a scene needs at least `canvas` and `layers`")],
                              source: text)
         }
-        var builder = SceneBuilder(reader: reader, baseURL: baseURL, limits: limits, images: images)
-        let description = builder.build(SceneValue(node: node, path: "", reader: reader), url: url,
-                                        summary: summary(of: text), source: text)
-        guard reader.issues.isEmpty, let description else {
-            let ordered = reader.issues.enumerated().sorted {
-                ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset)
-            }.map(\.element)
-            throw SceneError(issues: ordered, source: text)
-        }
-        return (description, builder.builtSolids)
+        let document = SceneDocument(node: node, file: file, baseURL: baseURL, limits: limits, images: images)
+        return try document.buildLocked(parameterValues: [:], url: url, summary: summary(of: text), source: text)
     }
     private static func issue(for error: YamlError, file: String) -> SceneIssue {
         switch error {

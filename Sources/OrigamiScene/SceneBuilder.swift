@@ -22,7 +22,8 @@ struct SceneBuilder {
         self.images = SceneImages(images, limits: limits)
     }
 
-    static let topKeys = ["canvas", "layers", "sweep"]
+    static let topKeys = ["params", "canvas", "layers", "sweep"]
+    static let parameterKeys = ["default", "range", "step", "unit", "label"]
     static let canvasKeys = ["size", "scale", "background"]
     static let layerKeys = [
         "type", "name", "frame", "bounds", "position", "anchorPoint", "anchorPointZ", "zPosition", "transform",
@@ -42,8 +43,13 @@ struct SceneBuilder {
         "animations", "speed", "beginTime", "timeOffset",
     ]
 
-    mutating func build(_ top: SceneValue, url: URL?, summary: String, source: String) -> SceneDescription? {
+    /// `parameterValues`: values for declared parameters in place of their defaults (checked by the caller).
+    mutating func build(_ top: SceneValue, url: URL?, summary: String, source: String,
+                        parameterValues: [String: Double] = [:]) -> SceneDescription? {
         guard let object = top.object(allowed: Self.topKeys) else { return nil }
+        // Before any number is read: they may use the parameters.
+        let parameters = object["params"].map(readParameters) ?? []
+        reader.parameters = Dictionary(uniqueKeysWithValues: parameters.map { ($0.name, parameterValues[$0.name] ?? $0.defaultValue) })
         let canvas = object.required("canvas", hint: "e.g. `canvas: {size: [600, 400]}`").flatMap(readCanvas)
         var layers: [LayerDescription] = []
         if let list = object.required("layers")?.list() {
@@ -51,15 +57,87 @@ struct SceneBuilder {
                 if let layer = readLayer(item, depth: 1) { layers.append(layer) }
             }
         }
-        let sweep = object["sweep"].map(readSweep) ?? []
+        let sweep = object["sweep"].map { readSweep($0, parameters: parameters) } ?? []
         guard let canvas else { return nil }
         return SceneDescription(url: url, file: reader.file, canvas: canvas, layers: layers, summary: summary,
-                                sweep: sweep, source: source, images: imageURLs)
+                                sweep: sweep, source: source, images: imageURLs, parameters: parameters,
+                                parameterValues: reader.parameters)
     }
 
-    /// `sweep:` maps parameter paths to lists of values, read as the YAML values they are: numbers, words,
-    /// colours (names, #rrggbb or [r, g, b(, a)]) or [x, y, z] vectors, each checked where it is written.
-    private func readSweep(_ value: SceneValue) -> [SweepParameter] {
+    // MARK: Parameters
+
+    /// `params:` maps names to a default number, or to `{default, range: [lo, hi], step, unit, label}`.
+    private func readParameters(_ value: SceneValue) -> [SceneParameter] {
+        guard case let .mapping(mapping) = value.node else {
+            reader.report(value, "expected a mapping from parameter names to default values",
+                          hint: "e.g. `params: {yaw: 30, distance: {default: 500, range: [200, 2000]}}`")
+            return []
+        }
+        var result: [SceneParameter] = []
+        for (k, v) in mapping {
+            let name = k.string ?? ""
+            let item = value.child(name, v)
+            let keyValue = SceneValue(node: k, path: item.path, reader: reader)
+            guard SceneParameter.isValidName(name) else {
+                reader.report(keyValue, "`\(name)` is not a parameter name",
+                              hint: "a letter or `_`, then letters, digits or `_` (written `$\(name)` where it is used)")
+                continue
+            }
+            guard !SceneParameter.reservedNames.contains(name) else {
+                let why = name == "time" ? "`time` is the scene time, which sweeps vary themselves"
+                                         : "`\(name)` is a lighting field that sweeps vary by that name"
+                reader.report(keyValue, "`\(name)` cannot be a parameter name: \(why)", hint: "choose another name")
+                continue
+            }
+            if case .mapping = v {
+                guard let o = item.object(allowed: Self.parameterKeys) else { continue }
+                guard let defaultValue = plainNumber(o.required("default", hint: "e.g. `{default: 30, range: [0, 90]}`")) else { continue }
+                var range: ClosedRange<Double>?
+                if let r = o["range"] {
+                    guard let bounds = r.numbers(count: 2, what: "a range [low, high]") else { continue }
+                    guard bounds[0] <= bounds[1] else {
+                        reader.report(r, "the range [\(format(bounds[0])), \(format(bounds[1]))] is empty", hint: "write [low, high]")
+                        continue
+                    }
+                    range = bounds[0]...bounds[1]
+                }
+                var step: Double?
+                if let s = o["step"] {
+                    guard let v = plainNumber(s) else { continue }
+                    guard v > 0 else { reader.report(s, "the step must be positive"); continue }
+                    step = v
+                }
+                let parameter = SceneParameter(name: name, defaultValue: defaultValue, range: range, step: step,
+                                               unit: o["unit"]?.string(), label: o["label"]?.string())
+                if let problem = parameter.problem(with: defaultValue) {
+                    reader.report(o["default"], "the default \(problem)")
+                    continue
+                }
+                result.append(parameter)
+            } else if case .scalar = v {
+                guard let defaultValue = plainNumber(item) else { continue }
+                result.append(SceneParameter(name: name, defaultValue: defaultValue))
+            } else {
+                reader.report(item, "expected a default number or a mapping {default, range, step, unit, label}, found \(item.typeName)",
+                              hint: "e.g. `\(name): 30` or `\(name): {default: 30, range: [0, 90]}`")
+            }
+        }
+        return result
+    }
+
+    /// A number that may not use parameters (a parameter's own declaration).
+    private func plainNumber(_ value: SceneValue?) -> Double? {
+        guard let value else { return nil }
+        if case let .scalar(s) = value.node, ParameterExpression.mentionsParameter(s.string) {
+            return value.fail("a parameter's declaration cannot use parameters", hint: "write a number")
+        }
+        return value.number()
+    }
+
+    /// `sweep:` maps parameter paths (the scene's parameters, `time`, lighting fields) to lists of values, read
+    /// as the YAML values they are: numbers, words, colours (names, #rrggbb or [r, g, b(, a)]) or [x, y, z]
+    /// vectors, each checked where it is written; a number parameter also takes a range `"0:90:15"`.
+    private func readSweep(_ value: SceneValue, parameters: [SceneParameter]) -> [SweepParameter] {
         guard case let .mapping(mapping) = value.node else {
             reader.report(value, "expected a mapping from parameter paths to lists of values",
                           hint: "e.g. `sweep: {ambient: [0.2, 0.5, 0.8]}`")
@@ -71,10 +149,24 @@ struct SceneBuilder {
             let item = value.child(path, v)
             let layerName: String?, field: SweepParameter.Field
             do {
-                (layerName, field) = try SweepParameter.parsePath(path)
+                (layerName, field) = try SweepParameter.parsePath(path, parameters: parameters)
             } catch {
                 reader.report(SceneValue(node: k, path: item.path, reader: reader), error.message, hint: error.hint)
                 continue
+            }
+            if case .number = field.valueKind, case let .scalar(s) = item.node {
+                do {
+                    if let numbers = try SceneParameter.rangeValues(s.string) {
+                        let values = numbers.compactMap { readSweepValue(item, number: $0, field: field, path: path) }
+                        if values.count == numbers.count {
+                            result.append(SweepParameter(path: path, values: values, layerName: layerName, field: field))
+                        }
+                        continue
+                    }
+                } catch {
+                    reader.report(item, error.message, hint: error.hint)
+                    continue
+                }
             }
             guard let list = item.list() else { continue }
             guard !list.isEmpty else { reader.report(item, "no values to sweep"); continue }
@@ -83,6 +175,15 @@ struct SceneBuilder {
             result.append(SweepParameter(path: path, values: values, layerName: layerName, field: field))
         }
         return result
+    }
+
+    private func readSweepValue(_ element: SceneValue, number: Double, field: SweepParameter.Field, path: String) -> SweepParameter.Value? {
+        do {
+            return try field.check(.number(number), written: format(number), path: path)
+        } catch {
+            reader.report(element, error.message, hint: error.hint)
+            return nil
+        }
     }
 
     private func readSweepValue(_ element: SceneValue, field: SweepParameter.Field, path: String) -> SweepParameter.Value? {
@@ -448,7 +549,7 @@ struct SceneBuilder {
         if case .scalar = value.node { items = [value] } else if let l = value.list() { items = l } else { return nil }
         var t = Transform3D.identity
         for item in items {
-            guard let text = item.string() else { return nil }
+            guard let text = item.string(allowingParameters: true) else { return nil }
             guard let next = Self.apply(text, to: t, at: item) else { return nil }
             t = next
         }
@@ -465,7 +566,7 @@ struct SceneBuilder {
             guard counts.contains(args.count) else { return value.fail("`\(op)` takes \(usage)", hint: "e.g. `\(usage)`") }
             var result: [Double] = []
             for a in args {
-                guard let v = Double(a), v.isFinite else { return value.fail("`\(a)` is not a finite number in `\(text)`") }
+                guard let v = value.number(word: a, in: text) else { return nil }
                 result.append(v)
             }
             return result
@@ -479,15 +580,24 @@ struct SceneBuilder {
             return r
         case "rotate":
             if args.count == 2, ["x", "y", "z"].contains(args[0]) {
-                guard let a = SceneValue.parseDegrees(args[1]) else { return value.fail("`\(args[1])` is not an angle in degrees") }
+                let a: Double
+                if ParameterExpression.mentionsParameter(args[1]) {
+                    guard let v = value.number(word: args[1], in: text) else { return nil }
+                    a = v
+                } else {
+                    guard let v = SceneValue.parseDegrees(args[1]) else { return value.fail("`\(args[1])` is not an angle in degrees") }
+                    a = v
+                }
                 let axis = args[0] == "x" ? (1.0, 0.0, 0.0) : args[0] == "y" ? (0, 1, 0) : (0, 0, 1)
                 return t.rotated(by: a * .pi / 180, x: axis.0, y: axis.1, z: axis.2)
             }
-            if args.count == 4, let a = SceneValue.parseDegrees(args[0]) {
+            let parameterAngle = args.count == 4 && ParameterExpression.mentionsParameter(args[0])
+            if args.count == 4, let a = parameterAngle ? value.number(word: args[0], in: text) : SceneValue.parseDegrees(args[0]) {
                 guard let axis = numbers([4], usage: "rotate 45 0 1 0").map({ Array($0.dropFirst()) }) else { return nil }
                 guard axis.contains(where: { $0 != 0 }) else { return value.fail("the rotation axis is zero") }
                 return t.rotated(by: a * .pi / 180, x: axis[0], y: axis[1], z: axis[2])
             }
+            if parameterAngle { return nil }   // reported by `number(word:in:)`
             return value.fail("`rotate` takes an axis and an angle in degrees", hint: "e.g. `rotate y 45` or `rotate 45 0 1 0`")
         case "translate":
             guard let v = numbers([2, 3], usage: "translate 0 0 100") else { return nil }

@@ -2,6 +2,7 @@ import Foundation
 import Origami
 import OrigamiRender
 import Synchronization
+import Yams
 
 /// Everything a scene file says, read and checked once: a `Sendable` value (no layer objects inside) that any
 /// number of threads can instantiate layer trees from. A sweep variant (and later an animation frame) is a copy of
@@ -25,11 +26,57 @@ public struct SceneDescription: Sendable {
     public let source: String
     /// The image files `contents` names, in the order they appear (outputs refuse to replace them).
     public let images: [URL]
+    /// The file's `params`, in file order.
+    public let parameters: [SceneParameter]
+    /// The value each parameter has in this description: its default unless `setting(_:)` gave another.
+    public let parameterValues: [String: Double]
+    /// The parsed file, which `setting(_:)` builds a description with other parameter values from (set by the
+    /// decoder; `nil` for a description made otherwise, which then has no parameters to set).
+    var document: SceneDocument?
 
     /// The files this scene is read from, which no output may replace: the scene file and its images.
     public var protectedFiles: [ProtectedFile] {
         (url.map { [ProtectedFile($0, role: "the scene file")] } ?? [])
             + images.map { ProtectedFile($0, role: "an image the scene reads") }
+    }
+
+    init(url: URL?, file: String, canvas: Canvas, layers: [LayerDescription], summary: String,
+         sweep: [SweepParameter], source: String, images: [URL], parameters: [SceneParameter],
+         parameterValues: [String: Double]) {
+        self.url = url; self.file = file; self.canvas = canvas; self.layers = layers; self.summary = summary
+        self.sweep = sweep; self.source = source; self.images = images; self.parameters = parameters
+        self.parameterValues = parameterValues
+    }
+
+    /// The parameter named `name`, or an error with a did-you-mean.
+    public func parameter(named name: String) throws(ParameterError) -> SceneParameter {
+        if let p = parameters.first(where: { $0.name == name }) { return p }
+        let names = parameters.map(\.name)
+        if name == "time" { throw ParameterError("`time` is the scene time, not a parameter", hint: "vary it with --vary time=…") }
+        let hint = closestMatch(to: name, in: names).map { "did you mean `\($0)`?" }
+            ?? (names.isEmpty ? "the scene declares no `params`" : "the scene's parameters: \(names.joined(separator: ", "))")
+        throw ParameterError("the scene has no parameter `\(name)`", hint: hint)
+    }
+
+    /// Checks `values` against the declared parameters: each name declared, each value in its range.
+    public func checkParameterValues(_ values: [String: Double]) throws(ParameterError) {
+        for name in values.keys.sorted() {
+            let p = try parameter(named: name)
+            if let problem = p.problem(with: values[name] ?? 0) {
+                throw ParameterError(problem, hint: p.range.map { "the scene declares `\(name)` in \(format($0.lowerBound))…\(format($0.upperBound))" })
+            }
+        }
+    }
+
+    /// This scene with `values` for some of its parameters (the others keep theirs): the parsed file read
+    /// again with those values — its text is not decoded again. Throws `ParameterError` for an undeclared name
+    /// or a value outside its range, and `SceneError` when the file does not hold with these values (a
+    /// `perspective $d` with `d` = 0, say).
+    public func setting(_ values: [String: Double]) throws -> SceneDescription {
+        try checkParameterValues(values)
+        let merged = parameterValues.merging(values) { $1 }
+        guard merged != parameterValues, let document else { return self }
+        return try document.build(parameterValues: merged, url: url, summary: summary, source: source)
     }
 
     /// A new layer tree (a new canvas root with new layers), set up as the file says.
@@ -166,6 +213,49 @@ enum LayerSetting: Sendable {
         case let .timing(v): v.apply(to: layer)
         case let .animation(v): layer.add(v.make(), forKey: v.key)
         }
+    }
+}
+
+/// A scene file's parsed YAML and what reading it needs, kept so a description with other parameter values is
+/// built from the nodes rather than from the text.
+///
+/// `@unchecked Sendable`: Yams' nodes are values but for their `Tag`, a class that resolves itself lazily on
+/// first use; every build takes `lock`, so no two threads touch the nodes at once.
+final class SceneDocument: @unchecked Sendable {
+    private let node: Node
+    private let file: String
+    private let baseURL: URL?
+    private let limits: SceneLimits
+    private let images: ImageLoading
+    private let lock = NSLock()
+
+    init(node: Node, file: String, baseURL: URL?, limits: SceneLimits, images: ImageLoading) {
+        self.node = node; self.file = file; self.baseURL = baseURL; self.limits = limits; self.images = images
+    }
+
+    /// The description the file gives with `parameterValues` (checked by the caller).
+    func build(parameterValues: [String: Double], url: URL?, summary: String, source: String) throws(SceneError) -> SceneDescription {
+        lock.lock()
+        defer { lock.unlock() }
+        return try buildLocked(parameterValues: parameterValues, url: url, summary: summary, source: source).0
+    }
+
+    /// The description and the solids built while checking it. Call with `lock` held, or before the document
+    /// is shared.
+    func buildLocked(parameterValues: [String: Double], url: URL?, summary: String,
+                     source: String) throws(SceneError) -> (SceneDescription, [String: Solid]) {
+        let reader = SceneReader(file: file)
+        var builder = SceneBuilder(reader: reader, baseURL: baseURL, limits: limits, images: images)
+        let built = builder.build(SceneValue(node: node, path: "", reader: reader), url: url, summary: summary,
+                                  source: source, parameterValues: parameterValues)
+        guard reader.issues.isEmpty, var description = built else {
+            let ordered = reader.issues.enumerated().sorted {
+                ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset)
+            }.map(\.element)
+            throw SceneError(issues: ordered, source: source)
+        }
+        description.document = self
+        return (description, builder.builtSolids)
     }
 }
 

@@ -6,6 +6,9 @@ import Yams
 final class SceneReader {
     let file: String
     private(set) var issues: [SceneIssue] = []
+    /// The value of each declared parameter in this reading (its default, or what `--set` or a sweep gives):
+    /// what `$name` stands for.
+    var parameters: [String: Double] = [:]
 
     init(file: String) { self.file = file }
 
@@ -47,8 +50,12 @@ struct SceneValue {
 
     // MARK: Scalars
 
-    /// A finite number.
+    /// A finite number, or a parameter expression (`$yaw`, `-$yaw`, `$a * 2 + 10`) with the reading's values:
+    /// the one place numbers are read, so `$name` works wherever a number is allowed.
     func number() -> Double? {
+        if case let .scalar(s) = node, ParameterExpression.mentionsParameter(s.string) {
+            return parameterValue(s.string)
+        }
         guard case let .scalar(s) = node, s.style == .plain || s.style == .any else {
             return fail("expected a number, found \(quotedOrType)")
         }
@@ -69,8 +76,39 @@ struct SceneValue {
         return v
     }
 
-    /// A number or a string like `-45`, `-45deg`, `-45°`, in degrees; returned in radians.
+    /// The value of a parameter expression written here (`text` is the scalar, or one word of a transform
+    /// operation), reporting an undeclared name (with a did-you-mean), a syntax error or a non-finite result.
+    func parameterValue(_ text: String) -> Double? {
+        do {
+            return try ParameterExpression.evaluate(text, reader.parameters)
+        } catch let .undeclared(name) {
+            let declared = reader.parameters.keys.sorted()
+            let hint = closestMatch(to: name, in: declared).map { "did you mean `$\($0)`?" }
+                ?? (declared.isEmpty ? "declare it under `params`, e.g. `params: {\(name): 0}`"
+                                     : "declared parameters: \(declared.map { "$" + $0 }.joined(separator: ", "))")
+            return fail("undeclared parameter `$\(name)`", hint: hint)
+        } catch let .syntax(detail) {
+            return fail("`\(text)` is not a number or parameter expression: \(detail)",
+                        hint: "write e.g. `$yaw`, `-$yaw` or `$yaw * 2 + 10`")
+        } catch {
+            return fail("`\(text)` is not a finite number with the parameters' values",
+                        hint: "values: " + reader.parameters.keys.sorted().map { "\($0)=\(format(reader.parameters[$0] ?? 0))" }.joined(separator: ", "))
+        }
+    }
+
+    /// One word of a transform operation as a number: plain, or a parameter expression written without spaces.
+    func number(word: String, in operation: String) -> Double? {
+        if ParameterExpression.mentionsParameter(word) { return parameterValue(word) }
+        guard let v = Double(word), v.isFinite else { return fail("`\(word)` is not a finite number in `\(operation)`") }
+        return v
+    }
+
+    /// A number or a string like `-45`, `-45deg`, `-45°`, in degrees (or a parameter expression, whose value is
+    /// in degrees); returned in radians.
     func angle() -> Double? {
+        if case let .scalar(s) = node, ParameterExpression.mentionsParameter(s.string) {
+            return parameterValue(s.string).map { $0 * .pi / 180 }
+        }
         if case let .scalar(s) = node, let d = SceneValue.parseDegrees(s.string) { return d * .pi / 180 }
         return fail("expected an angle in degrees, found \(quotedOrType)", hint: "write e.g. -45 or \"-45deg\"")
     }
@@ -82,9 +120,21 @@ struct SceneValue {
         return v
     }
 
-    func string() -> String? {
+    /// A string; an unquoted `$name` is refused (parameters stand for numbers), unless `allowingParameters`
+    /// (a transform operation, whose numbers may be parameters).
+    func string(allowingParameters: Bool = false) -> String? {
         guard case let .scalar(s) = node else { return fail("expected a string, found \(typeName)") }
+        if !allowingParameters, s.style == .plain || s.style == .any, looksLikeParameter(s.string) {
+            return fail("parameters stand for numbers, and this key takes a string",
+                        hint: "quote it (\"\(s.string)\") to mean the text itself")
+        }
         return s.string
+    }
+
+    private func looksLikeParameter(_ text: String) -> Bool {
+        let t = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        guard t.hasPrefix("$"), let next = t.dropFirst().unicodeScalars.first else { return false }
+        return next == "_" || (next.isASCII && CharacterSet.letters.contains(next))
     }
 
     func bool() -> Bool? {
@@ -149,6 +199,10 @@ struct SceneValue {
             return Color(red: v[0], green: v[1], blue: v[2], alpha: v.count == 4 ? v[3] : 1)
         }
         if case .sequence = node { return nil }
+        if case let .scalar(s) = node, looksLikeParameter(s.string) {
+            return fail("expected a colour, found `\(s.string)`",
+                        hint: "parameters stand for numbers: use them as components, e.g. [\(s.string), 0, 0]")
+        }
         let names = Color.named.keys.sorted()
         var hint = "use a name (\(names.joined(separator: ", "))), #rrggbb, #rrggbbaa or [r, g, b, a]"
         if case let .scalar(s) = node, let match = closestMatch(to: s.string, in: names) { hint = "did you mean `\(match)`?" }

@@ -3,22 +3,33 @@ import Foundation
 import Origami
 import OrigamiRender
 
-/// A lighting-parameter sweep: the cartesian grid of its parameters' values, each variant rendered from the
-/// same decoded scene, with the per-face lighting data of every variant.
+/// A sweep over scene parameters, lighting fields and time: the cartesian grid of its parameters' values (or,
+/// zipped, their n-th values together), each variant rendered from the same decoded scene, with the per-face
+/// lighting data of every variant.
 ///
-/// The scene file is decoded once, into a `SceneDescription`; each variant is that description with the lighting
-/// it varies replaced, instantiated into its own layer tree. Variants are numbered from 1; the last parameter
+/// The scene file is decoded once, into a `SceneDescription`; each variant is that description with its
+/// parameter values set (`SceneDescription.setting(_:)`, from the parsed file) and the lighting it varies
+/// replaced, instantiated into its own layer tree. Variants are numbered from 1; in a grid the last parameter
 /// varies fastest. Every variant writes `frames/variant-NNNN.png` and `.json` (its parameters, its
 /// `FaceLightingData` rows and the digest of the plan it belongs to) into the output folder, beside the sweep's
 /// `manifest.json` (see `SweepFolder`), so a batch system can render shards anywhere and `merge` assembles
 /// `sheet.png`, `lighting.csv` and `lighting.json` from them. Memory stays flat: a worker holds one frame at a time.
 public struct Sweep: Sendable {
+    /// How the parameters' values combine into variants.
+    public enum Combination: String, Codable, Hashable, Sendable {
+        /// Every combination (the cartesian product).
+        case grid
+        /// The n-th values of every parameter together (all parameters have as many values).
+        case zip
+    }
+
     /// The decoded scene every variant is instantiated from.
     public let scene: SceneDescription
     public let parameters: [SweepParameter]
+    public let combination: Combination
     public let variantCount: Int
-    /// Where each parameter's lit layer is in `scene`.
-    private let targets: [LayerAddress]
+    /// Where each lighting parameter's lit layer is in `scene` (`nil` for scene parameters and time).
+    private let targets: [LayerAddress?]
 
     /// The scene file and its images: no output of the sweep may replace them.
     public var protectedFiles: [ProtectedFile] { scene.protectedFiles }
@@ -27,37 +38,65 @@ public struct Sweep: Sendable {
     public var sceneURL: URL? { scene.url }
 
     /// Reads the scene file (once) and checks the parameters against it; see `init(scene:parameters:maxVariants:)`.
-    public init(scene url: URL, parameters: [SweepParameter], maxVariants: Int = 10_000,
-                limits: SceneLimits = .default) throws {
+    public init(scene url: URL, parameters: [SweepParameter], combination: Combination = .grid,
+                maxVariants: Int = 10_000, limits: SceneLimits = .default) throws {
         try self.init(scene: SceneDescription.load(contentsOf: url, limits: limits), parameters: parameters,
-                      maxVariants: maxVariants)
+                      combination: combination, maxVariants: maxVariants)
     }
 
     /// Checks the parameters against the scene (the lit layers they name exist, light indices are in range)
     /// and the grid's size against `maxVariants`. Without parameters, the scene's `sweep:` section is used.
-    public init(scene: SceneDescription, parameters: [SweepParameter], maxVariants: Int = 10_000) throws {
+    public init(scene: SceneDescription, parameters: [SweepParameter], combination: Combination = .grid,
+                maxVariants: Int = 10_000) throws {
         let parameters = parameters.isEmpty ? scene.sweep : parameters
         guard !parameters.isEmpty else {
             throw SweepError("nothing to vary", hint: "pass --vary PATH=VALUES or add a `sweep:` section to the scene")
         }
+        var seen: Set<String> = []
+        for p in parameters where !seen.insert(p.path).inserted {
+            throw SweepError("`\(p.path)` is varied twice", hint: "give all its values in one --vary")
+        }
         var count = 1
-        var targets: [LayerAddress] = []
-        for p in parameters {
-            let (product, overflow) = count.multipliedReportingOverflow(by: p.values.count)
-            guard !overflow, product <= maxVariants else {
+        var targets: [LayerAddress?] = []
+        switch combination {
+        case .grid:
+            for p in parameters {
+                let (product, overflow) = count.multipliedReportingOverflow(by: p.values.count)
+                guard !overflow, product <= maxVariants else {
+                    throw SweepError("the sweep has more than \(maxVariants) variants", hint: "vary fewer values, or raise the limit")
+                }
+                count = product
+            }
+        case .zip:
+            count = parameters[0].values.count
+            if let other = parameters.first(where: { $0.values.count != count }) {
+                throw SweepError("--zip varies parameters together, but `\(parameters[0].path)` has \(count) values and `\(other.path)` has \(other.values.count)",
+                                 hint: "give every varied parameter as many values, or drop --zip for a grid")
+            }
+            guard count <= maxVariants else {
                 throw SweepError("the sweep has more than \(maxVariants) variants", hint: "vary fewer values, or raise the limit")
             }
-            count = product
+        }
+        for p in parameters {
+            guard p.isLighting else {
+                if let name = p.sceneParameterName {
+                    do { _ = try scene.parameter(named: name) } catch { throw SweepError(error.message, hint: error.hint) }
+                }
+                targets.append(nil)
+                continue
+            }
             let (address, found) = try Self.litLayer(for: p, in: scene)
             var lighting = found
             try p.apply(p.values[0], to: &lighting)
             targets.append(address)
         }
-        self.scene = scene; self.parameters = parameters; self.variantCount = count; self.targets = targets
+        self.scene = scene; self.parameters = parameters; self.combination = combination
+        self.variantCount = count; self.targets = targets
     }
 
     /// The values of variant `number` (1-based), one per parameter.
     public func values(ofVariant number: Int) -> [SweepParameter.Value] {
+        if combination == .zip { return parameters.map { $0.values[number - 1] } }
         var rest = number - 1
         var result: [SweepParameter.Value] = []
         for p in parameters.reversed() {
@@ -119,10 +158,34 @@ public struct Sweep: Sendable {
         return (found.address, found.lighting)
     }
 
-    /// The scene of variant `number`: the sweep's scene with each parameter's value set on its lit layer.
+    /// The scene time of variant `number`, when the sweep varies `time`.
+    public func time(ofVariant number: Int) -> Double? {
+        for (p, v) in zip(parameters, values(ofVariant: number)) {
+            if case .time = p.field, case let .number(t) = v { return t }
+        }
+        return nil
+    }
+
+    /// The scene of variant `number`: the sweep's scene with its scene parameters set and each lighting
+    /// parameter's value set on its lit layer.
     public func scene(ofVariant number: Int) throws(SweepError) -> SceneDescription {
-        var d = scene
-        for ((p, v), address) in zip(zip(parameters, values(ofVariant: number)), targets) {
+        let values = values(ofVariant: number)
+        var settings: [String: Double] = [:]
+        for (p, v) in zip(parameters, values) {
+            if let name = p.sceneParameterName, case let .number(x) = v { settings[name] = x }
+        }
+        var d: SceneDescription
+        do {
+            d = try scene.setting(settings)
+        } catch let error as SceneError {
+            throw SweepError("variant \(number) (\(label(ofVariant: number).replacingOccurrences(of: "\n", with: ", "))) is not a valid scene: \(error.description)")
+        } catch let error as ParameterError {
+            throw SweepError(error.message, hint: error.hint)
+        } catch {
+            throw SweepError("\(error)")
+        }
+        for ((p, v), target) in zip(zip(parameters, values), targets) {
+            guard let address = target else { continue }
             guard var lighting = d.lighting(at: address) else { throw SweepError("`\(p.path)` names no lit layer") }
             try p.apply(v, to: &lighting)
             d.setLighting(lighting, at: address)
@@ -150,6 +213,7 @@ public struct Sweep: Sendable {
                 for (i, number) in variants.enumerated() where i % workers == worker {
                     if state.failed { return }
                     let scene = try scene(ofVariant: number).instantiate()
+                    // TIME(lead): pass time — `time(ofVariant: number)` is the variant's scene time, when varied.
                     let image = try Renderer.render(scene.root, size: scene.canvas.size, options: options)
                     let base = frames.appendingPathComponent(frameName(number))
                     try image.write(to: base.appendingPathExtension("png"), format: .png, protecting: protectedFiles)
@@ -183,7 +247,8 @@ public struct Sweep: Sendable {
         return rows
     }
 
-    /// Assembles `sheet.png`, `lighting.csv` and `lighting.json` in `folder` from every variant's frame and data.
+    /// Assembles `sheet.png`, `lighting.csv`, `lighting.json` and `plots/` in `folder` from every variant's frame
+    /// and data.
     /// Throws, naming the missing variants, when some shard has not been rendered yet, and naming the first frame
     /// that does not belong to `folder`'s plan (or cannot be read).
     public func merge(in folder: SweepFolder, thumbnail: Int = 256) throws {
@@ -227,6 +292,7 @@ public struct Sweep: Sendable {
         try write(Data(csv.utf8), to: folder.url.appendingPathComponent("lighting.csv"))
         try write(encoder.encode(records), to: folder.url.appendingPathComponent("lighting.json"))
         try ContactSheet(sweep: self, frames: frames, thumbnail: thumbnail).write(to: folder.url.appendingPathComponent("sheet.png"))
+        try SweepPlots(sweep: self, records: records).write(into: folder.url)
     }
 
     /// Refuses a frame record, read from the frame of variant `number`, that belongs to another plan, another
@@ -276,7 +342,7 @@ struct VariantRecord: Codable {
     var faces: [FaceLightingData]
 }
 
-private func csvField(_ s: String) -> String {
+func csvField(_ s: String) -> String {
     s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
 }
 

@@ -34,6 +34,10 @@ public struct SweepPlan: Codable, Hashable, Sendable {
     /// SHA-256 of the scene file's text.
     public var sceneSHA256: String
     public var parameters: [Parameter]
+    /// The scene parameters `--set` gave other values than their defaults (`nil` when none).
+    public var settings: [String: Double]?
+    /// `grid` or `zip` (`nil` in manifests from before `--zip`: a grid).
+    public var combination: String?
     public var variantCount: Int
     public var render: Render
     /// SHA-256 of everything above but the scene's name, at full precision.
@@ -44,11 +48,18 @@ public struct SweepPlan: Codable, Hashable, Sendable {
         scene = sweep.scene.file
         sceneSHA256 = SHA256.hex(sweep.scene.source.utf8)
         parameters = sweep.parameters.map { Parameter(path: $0.path, values: $0.values.map(\.description)) }
+        combination = sweep.combination.rawValue
+        let changed = sweep.scene.parameters.filter { sweep.scene.parameterValues[$0.name] != $0.defaultValue }
+        settings = changed.isEmpty ? nil
+            : Dictionary(uniqueKeysWithValues: changed.map { ($0.name, sweep.scene.parameterValues[$0.name] ?? $0.defaultValue) })
         variantCount = sweep.variantCount
         render = Render(scale: options.scale, supersample: options.supersample,
                         background: options.background?.description, sealsEdges: options.sealsEdges,
                         pngCompression: options.pngCompression.rawValue)
         var text = "origami sweep plan\ntool \(toolVersion)\nscene \(sceneSHA256)\nvariants \(variantCount)\n"
+        // A grid's text is as before `--zip` existed, so its digest (and older frames) stay valid.
+        if sweep.combination != .grid { text += "combination \(sweep.combination.rawValue)\n" }
+        for (name, value) in (settings ?? [:]).sorted(by: { $0.key < $1.key }) { text += "set \(name) \(value)\n" }
         for p in sweep.parameters { text += "parameter \(p.path): " + p.values.map(\.canonical).joined(separator: " | ") + "\n" }
         let background = options.background.map { "\($0.red) \($0.green) \($0.blue) \($0.alpha)" } ?? "none"
         text += "render scale \(options.scale) supersample \(options.supersample) background \(background) "
@@ -59,6 +70,8 @@ public struct SweepPlan: Codable, Hashable, Sendable {
     /// `ambient=0.2,0.5 light.direction=(0, 1, -0.5),(1, 0, 0)`.
     var parameterText: String {
         parameters.map { "\($0.path)=\($0.values.joined(separator: ","))" }.joined(separator: " ")
+            + (combination == "zip" ? " (zipped)" : "")
+            + (settings ?? [:]).sorted(by: { $0.key < $1.key }).map { " --set \($0.key)=\(format($0.value))" }.joined()
     }
 
     /// `scene.yaml varying ambient, light.direction: 9 variants`.
@@ -130,9 +143,10 @@ public final class SweepFolder {
                              + "this scene's SHA-256 is \(ours.sceneSHA256.prefix(12))",
                              hint: "run --merge with the scene the shards rendered")
         }
-        guard plan.parameters == ours.parameters else {
+        guard plan.parameters == ours.parameters, (plan.combination ?? "grid") == ours.combination,
+              plan.settings == ours.settings else {
             throw SweepError("\(url.path) holds a sweep of other parameters (\(plan.parameterText)); this sweep varies \(ours.parameterText)",
-                             hint: "run --merge with the --vary the shards used")
+                             hint: "run --merge with the --vary, --zip and --set the shards used")
         }
         return try hold(url, plan: plan) {}
     }
@@ -212,7 +226,8 @@ public final class SweepFolder {
         for file in files { _ = try WritableDestination(file, protecting: protected) }
     }
 
-    /// The files a sweep writes that are in `url`: frames (`variant-<digits>.png/.json`) and merged outputs.
+    /// The files a sweep writes that are in `url`: frames (`variant-<digits>.png/.json`), merged outputs and
+    /// plots.
     static func ownedFiles(_ url: URL) -> [URL] {
         let frames = url.appendingPathComponent("frames")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: frames.path)) ?? []
@@ -224,7 +239,11 @@ public final class SweepFolder {
         }.map { frames.appendingPathComponent($0) }
         let merged = mergedOutputs.map { url.appendingPathComponent($0) }
             .filter { FileManager.default.fileExists(atPath: $0.path) }
-        return frameFiles + merged
+        let plots = url.appendingPathComponent("plots")
+        let plotFiles = ((try? FileManager.default.contentsOfDirectory(atPath: plots.path)) ?? []).sorted()
+            .filter { name in [".png", ".svg", ".csv"].contains { name.hasSuffix($0) } && !name.hasPrefix(".") }
+            .map { plots.appendingPathComponent($0) }
+        return frameFiles + merged + plotFiles
     }
 
     enum Manifest { case missing, unreadable(String), plan(SweepPlan) }

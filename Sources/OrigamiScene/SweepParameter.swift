@@ -1,9 +1,10 @@
 import Foundation
 import Origami
 
-/// One lighting parameter a sweep varies, and the values it takes.
+/// One parameter a sweep varies, and the values it takes: a scene parameter (`yaw`, declared under `params`),
+/// the scene time (`time`), or a lighting field.
 ///
-/// Paths name a field of a layer's `lighting`: `ambient`, `model`, `shininess`, `specular`, and per light
+/// Lighting paths name a field of a layer's `lighting`: `ambient`, `model`, `shininess`, `specular`, and per light
 /// `light.direction`, `light.position`, `light.color`, `light.intensity`, `light.space` (`light` is the first
 /// light; `light[2]` the third). Prefix a layer's name (`container.ambient`) when several layers are lit.
 public struct SweepParameter: Hashable, Sendable {
@@ -26,6 +27,10 @@ public struct SweepParameter: Hashable, Sendable {
     enum Field: Hashable, Sendable {
         case ambient, model, shininess, specular
         case light(Int, LightField)
+        /// A parameter the scene declares, with its range when it declares one.
+        case parameter(String, ClosedRange<Double>?)
+        /// The scene time, in seconds.
+        case time
     }
 
     enum LightField: String, Hashable, Sendable {
@@ -55,13 +60,25 @@ extension SweepParameter {
     /// Parses `PATH=VALUES` from the command line. Values are separated by `;`, or else by `,`:
     /// `ambient=0.2,0.5,0.8`, `light.color=red,blue`, `light.direction=0,1,-0.5;1,0,-0.5`. Without a `;`, the
     /// numbers of a vector or colour parameter (`light.direction=0,1,-0.5`, `light.color=0,0,1`) are one value.
-    public init(argument: String) throws(SweepError) {
+    /// A number parameter (a scene parameter, `time`, `ambient`, …) also takes a range `LOW:HIGH:STEP`
+    /// (`yaw=0:90:15`). `parameters`: the scene's, which `PATH` may name.
+    public init(argument: String, parameters: [SceneParameter] = []) throws(SweepError) {
         guard let eq = argument.firstIndex(of: "=") else {
             throw SweepError("`\(argument)` is not PATH=VALUES", hint: "e.g. --vary ambient=0.2,0.5,0.8")
         }
         let path = String(argument[..<eq]).trimmingCharacters(in: .whitespaces)
         let text = String(argument[argument.index(after: eq)...])
-        let (layerName, field) = try Self.parsePath(path)
+        let (layerName, field) = try Self.parsePath(path, parameters: parameters)
+        if case .number = field.valueKind {
+            let numbers: [Double]?
+            do { numbers = try SceneParameter.rangeValues(text) } catch { throw SweepError("`\(path)`: \(error.message)", hint: error.hint) }
+            if let numbers {
+                var values: [Value] = []
+                for n in numbers { values.append(try field.check(.number(n), written: format(n), path: path)) }
+                self.init(path: path, values: values, layerName: layerName, field: field)
+                return
+            }
+        }
         func pieces(_ separator: Character) -> [String] {
             text.split(separator: separator).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
@@ -78,14 +95,17 @@ extension SweepParameter {
         self.init(path: path, values: values, layerName: layerName, field: field)
     }
 
-    static func parsePath(_ path: String) throws(SweepError) -> (String?, Field) {
+    static func parsePath(_ path: String, parameters: [SceneParameter] = []) throws(SweepError) -> (String?, Field) {
+        if path == "time" { return (nil, .time) }
+        if let p = parameters.first(where: { $0.name == path }) { return (nil, .parameter(p.name, p.range)) }
         // The field is the last one or two components (`light[1].direction`); what precedes is a layer name.
         var components = path.split(separator: ".").map(String.init)
         guard let last = components.popLast() else { throw SweepError("empty parameter path") }
         func unknown() -> SweepError {
-            SweepError("unknown sweep parameter `\(path)`",
-                       hint: closestMatch(to: path, in: fieldNames).map { "did you mean `\($0)`?" }
-                           ?? "parameters: \(fieldNames.joined(separator: ", "))")
+            let names = parameters.map(\.name) + ["time"] + fieldNames
+            return SweepError("unknown sweep parameter `\(path)`",
+                              hint: closestMatch(to: path, in: names).map { "did you mean `\($0)`?" }
+                                  ?? "parameters: \(names.joined(separator: ", "))")
         }
         if let lightField = LightField(rawValue: last), let holder = components.popLast() {
             guard holder.hasPrefix("light") else { throw unknown() }
@@ -108,6 +128,20 @@ extension SweepParameter {
         default: throw unknown()
         }
         return (components.isEmpty ? nil : components.joined(separator: "."), field)
+    }
+
+    /// Whether the parameter is a lighting field (set on a lit layer), rather than a scene parameter or time.
+    var isLighting: Bool {
+        switch field {
+        case .parameter, .time: return false
+        default: return true
+        }
+    }
+
+    /// The scene parameter's name, when the parameter is one.
+    var sceneParameterName: String? {
+        if case let .parameter(name, _) = field { return name }
+        return nil
     }
 
     /// Sets this parameter to `value` in `lighting`.
@@ -147,7 +181,8 @@ extension SweepParameter.Field {
 
     /// What kind of value the field takes, and which ones are allowed.
     enum ValueKind {
-        case number(ClosedRange<Double>)
+        case number(ClosedRange<Double>?)
+        /// `nil`: any finite number.
         /// `nonZero`: a direction, which a zero vector does not give.
         case vector(nonZero: Bool)
         case color
@@ -158,6 +193,8 @@ extension SweepParameter.Field {
         switch self {
         case .ambient: return .number(0...1)
         case .shininess: return .number(0...10_000)
+        case let .parameter(_, range): return .number(range)
+        case .time: return .number(0...1e9)
         case .specular: return .color
         case .model: return .word(Lighting.Model.allCases.map(\.rawValue))
         case let .light(_, f):
@@ -175,14 +212,16 @@ extension SweepParameter.Field {
     /// for values from the command line and from a scene's `sweep:` section.
     func check(_ value: SweepParameter.Value, written: String, path: String) throws(SweepError) -> SweepParameter.Value {
         switch (valueKind, value) {
-        case let (.number(range), .number(v)) where v.isFinite && range.contains(v): return value
+        case let (.number(range), .number(v)) where v.isFinite && range?.contains(v) ?? true: return value
         case let (.vector(nonZero), .vector(d)) where [d.x, d.y, d.z].allSatisfy(\.isFinite):
             if nonZero, d.normalized() == nil { throw SweepError("the light direction is zero") }
             return value
         case (.color, .color): return value
         case let (.word(choices), .word(w)) where choices.contains(w): return value
-        case let (.number(range), _):
+        case let (.number(range?), _):
             throw SweepError("`\(written)` is not a number in \(format(range.lowerBound))…\(format(range.upperBound)) for `\(path)`")
+        case (.number(nil), _):
+            throw SweepError("`\(written)` is not a finite number for `\(path)`")
         case (.vector, _):
             throw SweepError("`\(written)` is not a vector x,y,z for `\(path)`", hint: "separate vectors with `;`")
         case (.color, _):

@@ -23,10 +23,53 @@ struct OrigamiCommand: ParsableCommand {
     }
 }
 
+/// `--set NAME=VALUE`: values for the scene's `params`, for every subcommand that reads a scene.
+struct ParameterSettings: ParsableArguments {
+    @Option(name: .customLong("set"),
+            help: ArgumentHelp("Give a parameter the scene declares under `params` this value (repeatable; checked against its range).",
+                               valueName: "name=value"))
+    var assignments: [String] = []
+
+    func validate() throws {
+        var seen: Set<String> = []
+        for a in assignments {
+            let name: String
+            do { name = try SceneParameter.assignment(a).name } catch { throw ValidationError("--set \(a): \(error).") }
+            guard seen.insert(name).inserted else { throw ValidationError("--set \(name) is given twice.") }
+        }
+    }
+
+    /// The values by name (syntax checked by `validate()`).
+    var values: [String: Double] {
+        Dictionary(assignments.compactMap { try? SceneParameter.assignment($0) }, uniquingKeysWith: { $1 })
+    }
+
+    /// `description` with these values, or a failure naming the `--set` that is wrong.
+    func apply(to description: SceneDescription) -> SceneDescription {
+        guard !assignments.isEmpty else { return description }
+        do {
+            return try description.setting(values)
+        } catch let error as ParameterError {
+            let culprit = assignments.first { a in
+                guard let (name, value) = try? SceneParameter.assignment(a) else { return false }
+                do { try description.checkParameterValues([name: value]); return false } catch { return true }
+            }
+            fail("--set \(culprit ?? assignments.joined(separator: " ")): \(error)")
+        } catch let error as SceneError {
+            fail("the scene \(description.file) does not hold with --set \(assignments.joined(separator: " --set "))",
+                 details: error.detailedDescription)
+        } catch {
+            fail("\(error)")
+        }
+    }
+}
+
 /// The scene argument every subcommand takes.
 struct SceneArgument: ParsableArguments {
     @Argument(help: ArgumentHelp("The scene file (.yaml, .yml or .json).", valueName: "scene"))
     var scene: String
+
+    @OptionGroup var parameters: ParameterSettings
 
     @Flag(help: "Let the scene's images lie outside its folder (refused by default).")
     var allowOutsideImages = false
@@ -58,8 +101,12 @@ struct SceneArgument: ParsableArguments {
     }
 
     /// `images: .sizeOnly` for commands that need only the layers' geometry: no image is decoded.
+    /// With `--set`, the scene's parameters take those values.
     func load(images: ImageLoading = .decode) throws -> Scene {
         do {
+            guard parameters.assignments.isEmpty else {
+                return try loadDescription(images: images).instantiate()
+            }
             return try Scene.load(contentsOf: URL(fileURLWithPath: scene), displayName: scene, limits: limits,
                                   images: images)
         } catch {
@@ -67,13 +114,17 @@ struct SceneArgument: ParsableArguments {
         }
     }
 
-    /// The scene file decoded once, for commands that instantiate it several times.
-    func loadDescription() -> SceneDescription {
+    /// The scene file decoded once, for commands that instantiate it several times; with `--set`, the
+    /// scene's parameters take those values.
+    func loadDescription(images: ImageLoading = .decode) -> SceneDescription {
+        let description: SceneDescription
         do {
-            return try SceneDescription.load(contentsOf: URL(fileURLWithPath: scene), displayName: scene, limits: limits)
+            description = try SceneDescription.load(contentsOf: URL(fileURLWithPath: scene), displayName: scene,
+                                                    limits: limits, images: images)
         } catch {
             reject(error)
         }
+        return parameters.apply(to: description)
     }
 
     private func reject(_ error: SceneError) -> Never {

@@ -7,17 +7,23 @@ import OrigamiScene
 struct SweepCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sweep",
-        abstract: "Render a grid of lighting variants: a contact sheet, frames, and per-face lighting data.",
+        abstract: "Render a grid of scene variants: a contact sheet, frames, and per-face lighting data.",
         discussion: """
-            Each --vary PATH=VALUES adds an axis to the grid; the grid is the cartesian product. Paths: ambient,
-            model, shininess, specular, light.direction, light.position, light.color, light.intensity,
-            light.space (light[1]. for the second light; prefix a layer name when several layers are lit).
-            Separate values with commas, or with semicolons when a value has several numbers:
-              --vary ambient=0.2,0.5,0.8 --vary 'light.direction=0,1,-0.5;1,0,-0.5'
-            Without --vary, the scene's `sweep:` section is used. The output folder receives manifest.json (the
+            Each --vary PATH=VALUES adds an axis to the grid; the grid is the cartesian product (--zip: the
+            n-th values of every axis together instead). Paths: a parameter the scene declares under `params`,
+            time, ambient, model, shininess, specular, light.direction, light.position, light.color,
+            light.intensity, light.space (light[1]. for the second light; prefix a layer name when several
+            layers are lit). Separate values with commas, or with semicolons when a value has several numbers;
+            a number also takes a range LOW:HIGH:STEP:
+              --vary yaw=0:90:15 --vary ambient=0.2,0.5,0.8 --vary 'light.direction=0,1,-0.5;1,0,-0.5'
+            --set gives the other parameters their values for every variant. Without --vary, the scene's `sweep:` section is used. The output folder receives manifest.json (the
             scene's SHA-256, the parameters, the render options), frames/variant-NNNN.png/.json (each recording
-            the plan it belongs to), sheet.png, lighting.csv and lighting.json. With --shard i/n only every
-            n-th variant starting at i is rendered (deterministic names); run --merge once all shards are done:
+            the plan it belongs to), sheet.png, lighting.csv, lighting.json and plots/ (per numeric parameter,
+            each face's brightness and overlay alpha against it as PNG, SVG and CSV; a grid of two numeric
+            parameters also gets a brightness heat map per face). With --shard i/n only every
+            n-th variant starting at i is rendered (deterministic names); --shard auto takes i and n from a Slurm
+            job array (SLURM_ARRAY_TASK_ID, _COUNT, _MIN, _STEP) or a Kubernetes Indexed Job
+            (JOB_COMPLETION_INDEX, with --shards N). Run --merge once all shards are done:
             it checks every frame against the manifest. A folder holding another sweep is refused unless
             --force clears it; while a sweep writes into a folder it holds a lock there
             (.origami-sweep.lock), so another sweep is refused and shards of the same sweep may run together.
@@ -29,11 +35,19 @@ struct SweepCommand: ParsableCommand {
     @Option(name: .customLong("vary"), help: ArgumentHelp("A parameter and its values.", valueName: "path=values"))
     var vary: [String] = []
 
+    @Flag(help: "Vary the parameters together (variant n takes each one's n-th value) instead of as a grid.")
+    var zip = false
+
     @Option(name: .shortAndLong, help: ArgumentHelp("The output folder (default: <scene>-sweep).", valueName: "folder"))
     var output: String?
 
-    @Option(help: ArgumentHelp("Render only shard i of n (1-based) and do not merge.", valueName: "i/n"))
+    @Option(help: ArgumentHelp("Render only shard i of n (1-based) and do not merge; `auto` reads it from a Slurm job array or a Kubernetes Indexed Job.",
+                               valueName: "i/n|auto"))
     var shard: String?
+
+    @Option(help: ArgumentHelp("With --shard auto in a Kubernetes Indexed Job: the number of shards (the Job's completions).",
+                               valueName: "n"))
+    var shards: Int?
 
     @Flag(help: "Assemble the sheet, CSV and JSON from frames already rendered (by all shards).")
     var merge = false
@@ -53,8 +67,12 @@ struct SweepCommand: ParsableCommand {
     @OptionGroup var picture: PictureOptions
 
     func validate() throws {
-        if let shard, parseShard(shard) == nil {
-            throw ValidationError("--shard must be i/n with 1 ≤ i ≤ n, e.g. --shard 2/8.")
+        if let shard, shard != "auto", parseShard(shard) == nil {
+            throw ValidationError("--shard must be i/n with 1 ≤ i ≤ n, e.g. --shard 2/8, or auto.")
+        }
+        if let shards {
+            guard shard == "auto" else { throw ValidationError("--shards is for --shard auto (a Kubernetes Indexed Job).") }
+            guard shards >= 1 else { throw ValidationError("--shards must be at least 1.") }
         }
         if shard != nil && merge { throw ValidationError("--merge assembles all shards: run it without --shard.") }
         if force && merge { throw ValidationError("--force clears the folder before rendering: run --merge without it.") }
@@ -70,13 +88,36 @@ struct SweepCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Before the scene is read: a batch system's variables that do not add up stop the task at once.
+        var batchShard: (index: Int, count: Int)?
+        var shardSource = ""
+        if shard == "auto" {
+            do {
+                let resolved = try BatchShard.resolve(shards: shards, environment: ProcessInfo.processInfo.environment)
+                batchShard = (resolved.index, resolved.count)
+                shardSource = " (shard \(resolved.index)/\(resolved.count) from \(resolved.source))"
+            } catch {
+                fail(error.description)
+            }
+        } else {
+            batchShard = shard.flatMap(parseShard)
+        }
         let description = scene.loadDescription()
         var parameters: [SweepParameter] = []
         for v in vary {
-            do { parameters.append(try SweepParameter(argument: v)) } catch { fail("--vary \(v): \(error)") }
+            do {
+                parameters.append(try SweepParameter(argument: v, parameters: description.parameters))
+            } catch {
+                fail("--vary \(v): \(error)")
+            }
         }
         let sweep: Sweep
-        do { sweep = try Sweep(scene: description, parameters: parameters, maxVariants: maxVariants) } catch { fail("\(error)") }
+        do {
+            sweep = try Sweep(scene: description, parameters: parameters, combination: zip ? .zip : .grid,
+                              maxVariants: maxVariants)
+        } catch {
+            fail("\(error)")
+        }
         let url = URL(fileURLWithPath: scene.scene)
         let folderURL = URL(fileURLWithPath: output ?? url.deletingPathExtension().lastPathComponent + "-sweep")
         do {
@@ -93,12 +134,12 @@ struct SweepCommand: ParsableCommand {
                 let folder = try SweepFolder.claim(folderURL, for: SweepPlan(sweep: sweep, options: options), force: force,
                                                    protecting: description.protectedFiles)
                 for out in outputs { checkWritable(out, protecting: description.protectedFiles) }
-                let variants = sweep.variants(shard: shard.flatMap(parseShard))
+                let variants = sweep.variants(shard: batchShard)
                 let bar = ProgressBar(total: variants.count)
                 try sweep.render(variants: variants, into: folder, options: options, jobs: jobs) { bar.update($0) }
                 bar.finish()
                 if shard != nil {
-                    print("rendered \(variants.count) of \(sweep.variantCount) variants into \(folder.frames.path)")
+                    print("rendered \(variants.count) of \(sweep.variantCount) variants into \(folder.frames.path)\(shardSource)")
                     return
                 }
                 try sweep.merge(in: folder, thumbnail: thumbnail)
@@ -106,7 +147,7 @@ struct SweepCommand: ParsableCommand {
         } catch {
             fail("\(error)")
         }
-        print("wrote \(sweep.variantCount) variants: \(folderURL.path)/sheet.png, lighting.csv, lighting.json")
+        print("wrote \(sweep.variantCount) variants: \(folderURL.path)/sheet.png, lighting.csv, lighting.json, plots/")
     }
 }
 

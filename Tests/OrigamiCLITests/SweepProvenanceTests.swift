@@ -153,7 +153,7 @@ struct SweepProvenanceTests {
         let other = try sweep(["--vary", "ambient=0.3,0.4", "--merge"], into: a)
         #expect(other.status == 1)
         #expect(other.stderr == "error: \(a.path) holds a sweep of other parameters (ambient=0.1,0.2); this sweep varies "
-            + "ambient=0.3,0.4; run --merge with the --vary the shards used\n")
+            + "ambient=0.3,0.4; run --merge with the --vary, --zip and --set the shards used\n")
     }
 
     @Test func mergeIntoAFolderWithoutASweepSaysSo() throws {

@@ -28,9 +28,15 @@ public enum OrigamiCommand {
 
     /// Runs `origami` with `arguments` in `directory` (default: the package root) and waits for it. With
     /// `addressSpaceKiB`, under that `ulimit -v`, as on a shared machine or in a container.
+    /// `environment`: variables set (or with `nil`, removed) on top of the test's own.
     public static func run(_ arguments: [String], in directory: URL? = nil,
-                           addressSpaceKiB: Int? = nil) throws -> CommandResult {
+                           addressSpaceKiB: Int? = nil, environment: [String: String?] = [:]) throws -> CommandResult {
         let process = Process()
+        if !environment.isEmpty {
+            var env = ProcessInfo.processInfo.environment
+            for (k, v) in environment { env[k] = v }
+            process.environment = env
+        }
         if let kib = addressSpaceKiB {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "ulimit -v \(kib) && exec \"$0\" \"$@\"", executable.path] + arguments

@@ -1,0 +1,180 @@
+import Foundation
+import Origami
+import OrigamiRender
+
+/// A sweep's `plots/`: for each varied numeric parameter, each face's brightness and overlay alpha against it
+/// (PNG and SVG, and the plotted numbers as CSV), and for a grid of two numeric parameters a heat map of each
+/// face's brightness.
+///
+/// Against one parameter of a grid, the other parameters stay at their first values (the title says which);
+/// in a zipped sweep every variant is a point.
+struct SweepPlots {
+    let sweep: Sweep
+    let records: [VariantRecord]
+
+    /// What a face is called in legends: its layer name, prefixed by its solid's when several solids are lit.
+    private func faceKey(_ f: FaceLightingData) -> String {
+        let name = f.layerName ?? "layer \(f.treeIndex)"
+        return severalSolids ? "\(f.solidName ?? "-").\(name)" : name
+    }
+
+    private var severalSolids: Bool { Set(records.flatMap(\.faces).map(\.solidName)).count > 1 }
+
+    private static func brightness(_ f: FaceLightingData) -> Double {
+        f.brightness.isEmpty ? 0 : f.brightness.prefix(3).reduce(0, +) / Double(min(3, f.brightness.count))
+    }
+
+    /// The numeric value of parameter `k` in each variant (`nil` when the parameter is not numeric).
+    private func numbers(_ k: Int) -> [Double]? {
+        var result: [Double] = []
+        for v in sweep.parameters[k].values {
+            guard case let .number(x) = v else { return nil }
+            result.append(x)
+        }
+        return result
+    }
+
+    /// Files written, relative to `folder`.
+    @discardableResult
+    func write(into folder: URL) throws -> [String] {
+        let plots = folder.appendingPathComponent("plots")
+        do { try FileManager.default.createDirectory(at: plots, withIntermediateDirectories: true) } catch {
+            throw SweepError("cannot create \(plots.path)")
+        }
+        let faces = orderedFaces()
+        let colors = faceColors(faces)
+        var written: [String] = []
+        func put(_ data: Data, _ name: String) throws {
+            try WritableDestination(plots.appendingPathComponent(name), protecting: sweep.protectedFiles).write(data)
+            written.append("plots/" + name)
+        }
+        let numeric = sweep.parameters.indices.filter { numbers($0) != nil }
+        for k in numeric {
+            let p = sweep.parameters[k]
+            let slice = variants(varying: k)
+            let fixed = sweep.combination == .grid
+                ? sweep.parameters.indices.filter { $0 != k }.map { "\(sweep.parameters[$0].path) = \(sweep.parameters[$0].values[0])" }
+                : []
+            let suffix = fixed.isEmpty ? "" : " (\(fixed.joined(separator: ", ")))"
+            let stem = Self.fileStem(p.path)
+            for (measure, title, label, value) in [
+                ("brightness", "Brightness", "brightness (mean of R, G, B)", Self.brightness),
+                ("overlay-alpha", "Overlay alpha", "overlay alpha", { (f: FaceLightingData) in f.overlayAlpha }),
+            ] as [(String, String, String, (FaceLightingData) -> Double)] {
+                var csv = ([p.path] + faces).map(csvField).joined(separator: ",") + "\n"
+                var series = faces.map { LineChart.Series(name: $0, color: colors[$0] ?? .black, points: []) }
+                for (x, record) in slice {
+                    var row = [format(x)]
+                    for (i, face) in faces.enumerated() {
+                        let data = record.faces.first { faceKey($0) == face }
+                        let y = data.map(value)
+                        if data?.isSeenFromBehind == true { series[i].open.insert(series[i].points.count) }
+                        series[i].points.append((x, y))
+                        row.append(y.map { String($0) } ?? "")
+                    }
+                    csv += row.map(csvField).joined(separator: ",") + "\n"
+                }
+                let chart = LineChart(title: "\(title) against \(p.path)\(suffix)", xLabel: p.path, yLabel: label,
+                                      series: series, openMeaning: "seen from behind")
+                try put(chart.data(format: .png), "\(measure)-vs-\(stem).png")
+                try put(chart.data(format: .svg), "\(measure)-vs-\(stem).svg")
+                try put(Data(csv.utf8), "\(measure)-vs-\(stem).csv")
+            }
+        }
+        if sweep.combination == .grid, sweep.parameters.count == 2, numeric.count == 2 {
+            try heatMaps(faces: faces, put: put)
+        }
+        return written
+    }
+
+    /// One heat map per face of its brightness over the grid of the two parameters (first across, second up).
+    private func heatMaps(faces: [String], put: (Data, String) throws -> Void) throws {
+        guard let a = numbers(0), let b = numbers(1) else { return }
+        let xOrder = a.indices.sorted { a[$0] < a[$1] }, yOrder = b.indices.sorted { b[$0] < b[$1] }
+        let px = sweep.parameters[0].path, py = sweep.parameters[1].path
+        for face in faces {
+            // Grid order: the last parameter varies fastest, so variant (i, j) is i·|b| + j + 1.
+            let values: [[Double?]] = yOrder.map { j in
+                xOrder.map { i in
+                    let n = i * b.count + j + 1
+                    return records.first { $0.variant == n }?.faces.first { faceKey($0) == face }.map(Self.brightness)
+                }
+            }
+            let map = HeatMap(title: "Brightness of \(face)", xLabel: px, yLabel: py, valueLabel: "brightness",
+                              xValues: xOrder.map { a[$0] }, yValues: yOrder.map { b[$0] }, values: values)
+            let stem = "heatmap-brightness-\(Self.fileStem(face))-\(Self.fileStem(px))-\(Self.fileStem(py))"
+            try put(map.data(format: .png), stem + ".png")
+            try put(map.data(format: .svg), stem + ".svg")
+        }
+    }
+
+    /// The variants along parameter `k` (others at their first value in a grid), sorted by its value.
+    private func variants(varying k: Int) -> [(x: Double, record: VariantRecord)] {
+        var result: [(x: Double, record: VariantRecord)] = []
+        for record in records {
+            let values = sweep.values(ofVariant: record.variant)
+            if sweep.combination == .grid {
+                let others = sweep.parameters.indices.filter { $0 != k }
+                guard others.allSatisfy({ values[$0] == sweep.parameters[$0].values[0] }) else { continue }
+            }
+            guard case let .number(x) = values[k] else { continue }
+            result.append((x, record))
+        }
+        return result.sorted { $0.x < $1.x }
+    }
+
+    /// Faces in the order of the first variant's rows (tree order), then any that appear only later.
+    private func orderedFaces() -> [String] {
+        var seen: [String] = []
+        for f in records.flatMap(\.faces) where !seen.contains(faceKey(f)) { seen.append(faceKey(f)) }
+        return seen
+    }
+
+    /// Each face's colour in the render, when it is distinct and dark enough to read on white; a palette
+    /// colour otherwise.
+    private func faceColors(_ faces: [String]) -> [String: Color] {
+        let scene = try? sweep.scene(ofVariant: 1).instantiate()
+        var result: [String: Color] = [:]
+        var used: [Color] = []
+        for face in faces {
+            let name = face.split(separator: ".").last.map(String.init) ?? face
+            var color = scene?.layer(named: name)?.backgroundColor
+            if let c = color {
+                let luminance = 0.2126 * c.red + 0.7152 * c.green + 0.0722 * c.blue
+                if c.alpha < 0.5 || luminance > 0.8 || used.contains(c) { color = nil }
+            }
+            if color == nil {
+                // The palette colour least like those already in the legend.
+                func distance(_ a: Color, _ b: Color) -> Double {
+                    let (r, g, b2) = (a.red - b.red, a.green - b.green, a.blue - b.blue)
+                    return r * r + g * g + b2 * b2
+                }
+                color = Self.palette.max { x, y in
+                    (used.map { distance(x, $0) }.min() ?? 1) < (used.map { distance(y, $0) }.min() ?? 1)
+                }
+            }
+            let chosen = (color ?? .black).withAlpha(1)
+            used.append(chosen)
+            result[face] = chosen
+        }
+        return result
+    }
+
+    /// Tableau 10.
+    static let palette: [Color] = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1",
+                                   "#ff9da7", "#9c755f", "#bab0ac"].compactMap(Color.init(parsing:))
+
+    /// `light[1].intensity` → `light-1-intensity`: a parameter path or face name as part of a file name.
+    static func fileStem(_ s: String) -> String {
+        var out = ""
+        for ch in s {
+            if ch.isASCII && (ch.isLetter || ch.isNumber) || ch == "_" { out.append(ch) } else if !out.hasSuffix("-") { out.append("-") }
+        }
+        while out.hasSuffix("-") { out.removeLast() }
+        return out.isEmpty ? "p" : out
+    }
+}
+
+extension Color {
+    fileprivate func withAlpha(_ a: Double) -> Color { Color(red: red, green: green, blue: blue, alpha: a) }
+}
