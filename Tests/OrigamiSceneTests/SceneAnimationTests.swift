@@ -109,6 +109,21 @@ struct SceneAnimationTests {
         #expect(later[i].geometry.transform.isApproximatelyEqual(to: expected, absoluteTolerance: 1e-9))
     }
 
+    /// Animation values are numbers like any other: `$name` works there too (DESIGN §10).
+    @Test func animationValuesTakeParameters() throws {
+        let s = try Scene.decode("""
+            params: {turns: 2, seconds: {default: 4, range: [1, 10]}}
+            canvas: {size: [100, 100]}
+            layers:
+              - name: a
+                animations:
+                  - {name: spin, keyPath: transform.rotation.z, to: $turns*360, duration: $seconds}
+            """, file: "s.yaml")
+        let a = try #require(s.layer(named: "a")?.animation(forKey: "spin") as? BasicAnimation)
+        #expect(a.toValue == .number(4 * .pi))   // 2 × 360° = 4π
+        #expect(a.duration == 4)
+    }
+
     @Test func unknownKeyPathHasDidYouMean() throws {
         let i = try single("  - {animations: [{keyPath: transform.rotaton.y, to: 1}]}")
         #expect(i.keyPath == "layers[0].animations[0].keyPath")
