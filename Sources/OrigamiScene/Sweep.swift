@@ -213,8 +213,8 @@ public struct Sweep: Sendable {
                 for (i, number) in variants.enumerated() where i % workers == worker {
                     if state.failed { return }
                     let scene = try scene(ofVariant: number).instantiate()
-                    // TIME(lead): pass time — `time(ofVariant: number)` is the variant's scene time, when varied.
-                    let image = try Renderer.render(scene.root, size: scene.canvas.size, options: options)
+                    let time = time(ofVariant: number)
+                    let image = try Renderer.render(scene.root, size: scene.canvas.size, options: options, time: time)
                     let base = frames.appendingPathComponent(frameName(number))
                     try image.write(to: base.appendingPathExtension("png"), format: .png, protecting: protectedFiles)
                     let record = VariantRecord(
