@@ -50,7 +50,7 @@ struct SweepCommand: ParsableCommand {
                                valueName: "n"))
     var shards: Int?
 
-    @Flag(help: "Assemble the sheet, CSV and JSON from frames already rendered (by all shards).")
+    @Flag(help: "Assemble the sheet, CSV, JSON and plots from frames already rendered (by all shards).")
     var merge = false
 
     @Flag(help: "Clear another sweep's frames and outputs from the output folder before rendering.")
