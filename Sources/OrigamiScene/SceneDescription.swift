@@ -7,7 +7,8 @@ import Yams
 /// Everything a scene file says, read and checked once: a `Sendable` value (no layer objects inside) that any
 /// number of threads can instantiate layer trees from. A sweep variant (and later an animation frame) is a copy of
 /// this value with a few settings added — the lighting it varies, see `Sweep.scene(ofVariant:)` — instantiated
-/// again; the file's text is never decoded twice.
+/// again; with other values for the file's `params`, the description is built again from the parsed YAML it
+/// keeps (`setting(_:)`). Either way the file's text is never decoded twice.
 ///
 /// Images are decoded into the value, so every instantiation shares their pixels.
 public struct SceneDescription: Sendable {

@@ -13,7 +13,8 @@ import OrigamiRender
 /// varies fastest. Every variant writes `frames/variant-NNNN.png` and `.json` (its parameters, its
 /// `FaceLightingData` rows and the digest of the plan it belongs to) into the output folder, beside the sweep's
 /// `manifest.json` (see `SweepFolder`), so a batch system can render shards anywhere and `merge` assembles
-/// `sheet.png`, `lighting.csv` and `lighting.json` from them. Memory stays flat: a worker holds one frame at a time.
+/// `sheet.png`, `lighting.csv`, `lighting.json` and `plots/` from them. Memory stays flat: a worker holds one frame
+/// at a time.
 public struct Sweep: Sendable {
     /// How the parameters' values combine into variants.
     public enum Combination: String, Codable, Hashable, Sendable {

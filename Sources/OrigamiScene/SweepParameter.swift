@@ -194,7 +194,7 @@ extension SweepParameter.Field {
         case .ambient: return .number(0...1)
         case .shininess: return .number(0...10_000)
         case let .parameter(_, range): return .number(range)
-        case .time: return .number(0...1e9)
+        case .time: return .number(nil)
         case .specular: return .color
         case .model: return .word(Lighting.Model.allCases.map(\.rawValue))
         case let .light(_, f):

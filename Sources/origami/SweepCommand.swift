@@ -10,23 +10,24 @@ struct SweepCommand: ParsableCommand {
         abstract: "Render a grid of scene variants: a contact sheet, frames, and per-face lighting data.",
         discussion: """
             Each --vary PATH=VALUES adds an axis to the grid; the grid is the cartesian product (--zip: the
-            n-th values of every axis together instead). Paths: a parameter the scene declares under `params`,
-            time, ambient, model, shininess, specular, light.direction, light.position, light.color,
-            light.intensity, light.space (light[1]. for the second light; prefix a layer name when several
-            layers are lit). Separate values with commas, or with semicolons when a value has several numbers;
-            a number also takes a range LOW:HIGH:STEP:
+            n-th values of every axis together). Paths: a parameter the scene declares under `params`, time,
+            ambient, model, shininess, specular, light.direction, light.position, light.color, light.intensity,
+            light.space (light[1]. for the second light; prefix a layer name when several layers are lit).
+            Separate values with commas, or with semicolons when a value has several numbers; a number also
+            takes a range LOW:HIGH:STEP:
               --vary yaw=0:90:15 --vary ambient=0.2,0.5,0.8 --vary 'light.direction=0,1,-0.5;1,0,-0.5'
-            --set gives the other parameters their values for every variant. Without --vary, the scene's `sweep:` section is used. The output folder receives manifest.json (the
-            scene's SHA-256, the parameters, the render options), frames/variant-NNNN.png/.json (each recording
-            the plan it belongs to), sheet.png, lighting.csv, lighting.json and plots/ (per numeric parameter,
-            each face's brightness and overlay alpha against it as PNG, SVG and CSV; a grid of two numeric
-            parameters also gets a brightness heat map per face). With --shard i/n only every
-            n-th variant starting at i is rendered (deterministic names); --shard auto takes i and n from a Slurm
+            --set gives the other parameters their values for every variant. Without --vary, the scene's
+            `sweep:` section is used. The output folder receives manifest.json (the scene's SHA-256, the
+            parameters, grid or zip, the --set values, the render options), frames/variant-NNNN.png/.json (each
+            recording the plan it belongs to), sheet.png, lighting.csv, lighting.json and plots/ (per numeric
+            parameter, each face's brightness and overlay alpha against it as PNG, SVG and CSV; a grid of two
+            numeric parameters also gets a brightness heat map per face). With --shard i/n only every n-th
+            variant starting at i is rendered (deterministic names); --shard auto takes i and n from a Slurm
             job array (SLURM_ARRAY_TASK_ID, _COUNT, _MIN, _STEP) or a Kubernetes Indexed Job
-            (JOB_COMPLETION_INDEX, with --shards N). Run --merge once all shards are done:
-            it checks every frame against the manifest. A folder holding another sweep is refused unless
-            --force clears it; while a sweep writes into a folder it holds a lock there
-            (.origami-sweep.lock), so another sweep is refused and shards of the same sweep may run together.
+            (JOB_COMPLETION_INDEX, with --shards N). Run --merge once all shards are done: it checks every
+            frame against the manifest. A folder holding another sweep is refused unless --force clears it;
+            while a sweep writes into a folder it holds a lock there (.origami-sweep.lock), so another sweep is
+            refused and shards of the same sweep may run together.
             """
     )
 
@@ -49,7 +50,7 @@ struct SweepCommand: ParsableCommand {
                                valueName: "n"))
     var shards: Int?
 
-    @Flag(help: "Assemble the sheet, CSV and JSON from frames already rendered (by all shards).")
+    @Flag(help: "Assemble the sheet, CSV, JSON and plots from frames already rendered (by all shards).")
     var merge = false
 
     @Flag(help: "Clear another sweep's frames and outputs from the output folder before rendering.")

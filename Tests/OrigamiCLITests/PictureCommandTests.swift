@@ -132,7 +132,9 @@ struct PictureCommandTests {
         let r = try OrigamiCommand.run(["sweep", "--help"])
         #expect(r.status == 0)
         #expect(r.stdout.contains("--vary ambient=0.2,0.5,0.8"))
-        #expect(r.stdout.contains("--shard <i/n>"))
+        #expect(r.stdout.contains("--shard <i/n|auto>"))
+        #expect(r.stdout.contains("--set <name=value>"))
+        #expect(r.stdout.contains("--zip"))
         let top = try OrigamiCommand.run(["--help"])
         for command in ["render", "sweep", "hit", "hitmap", "inspect"] { #expect(top.stdout.contains("  \(command) ")) }
     }

@@ -314,7 +314,8 @@ struct SweepProvenanceTests {
         let r = try OrigamiCommand.run(["sweep", "--help"])
         #expect(r.status == 0)
         let text = r.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        for phrase in ["manifest.json (the scene's SHA-256, the parameters, the render options)",
+        for phrase in ["manifest.json (the scene's SHA-256, the parameters, grid or zip, the --set values, the render options)",
+                       "plots/",
                        "it checks every frame against the manifest", "unless --force clears it", "(.origami-sweep.lock)",
                        "--force Clear another sweep's frames and outputs from the output folder before rendering."] {
             #expect(text.contains(phrase), "\(phrase)")
