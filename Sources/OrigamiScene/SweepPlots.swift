@@ -6,8 +6,9 @@ import OrigamiRender
 /// (PNG and SVG, and the plotted numbers as CSV), and for a grid of two numeric parameters a heat map of each
 /// face's brightness.
 ///
-/// Against one parameter of a grid, the other parameters stay at their first values (the title says which);
-/// in a zipped sweep every variant is a point.
+/// Against one parameter of a grid, the other parameters stay at one value each (the title says which): the
+/// scene's own value of a parameter when the grid has it (its `params` default), else the parameter's first
+/// value. In a zipped sweep every variant is a point.
 struct SweepPlots {
     let sweep: Sweep
     let records: [VariantRecord]
@@ -53,7 +54,7 @@ struct SweepPlots {
             let p = sweep.parameters[k]
             let slice = variants(varying: k)
             let fixed = sweep.combination == .grid
-                ? sweep.parameters.indices.filter { $0 != k }.map { "\(sweep.parameters[$0].path) = \(sweep.parameters[$0].values[0])" }
+                ? sweep.parameters.indices.filter { $0 != k }.map { "\(sweep.parameters[$0].path) = \(heldValue($0))" }
                 : []
             let suffix = fixed.isEmpty ? "" : " (\(fixed.joined(separator: ", ")))"
             let stem = Self.fileStem(p.path)
@@ -108,14 +109,25 @@ struct SweepPlots {
         }
     }
 
-    /// The variants along parameter `k` (others at their first value in a grid), sorted by its value.
+    /// The value parameter `k` keeps in the plots against another parameter of a grid: the scene's own value
+    /// (its declared default) when it is one of the grid's, else the first.
+    private func heldValue(_ k: Int) -> SweepParameter.Value {
+        let p = sweep.parameters[k]
+        if let name = p.sceneParameterName, let declared = sweep.scene.parameters.first(where: { $0.name == name }),
+           p.values.contains(.number(declared.defaultValue)) {
+            return .number(declared.defaultValue)
+        }
+        return p.values[0]
+    }
+
+    /// The variants along parameter `k` (others at their held value in a grid), sorted by its value.
     private func variants(varying k: Int) -> [(x: Double, record: VariantRecord)] {
         var result: [(x: Double, record: VariantRecord)] = []
         for record in records {
             let values = sweep.values(ofVariant: record.variant)
             if sweep.combination == .grid {
                 let others = sweep.parameters.indices.filter { $0 != k }
-                guard others.allSatisfy({ values[$0] == sweep.parameters[$0].values[0] }) else { continue }
+                guard others.allSatisfy({ values[$0] == heldValue($0) }) else { continue }
             }
             guard case let .number(x) = values[k] else { continue }
             result.append((x, record))

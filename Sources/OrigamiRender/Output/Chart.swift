@@ -35,6 +35,16 @@ public struct LineChart: Sendable {
 
     static let size = CGSize(width: 720, height: 440)
 
+    /// The first earlier series with the same values at every point, whose line hides this one's.
+    private func sameAs(_ s: Series) -> String? {
+        guard let i = series.firstIndex(where: { $0.name == s.name }) else { return nil }
+        return series[..<i].first { other in
+            other.points.count == s.points.count && zip(other.points, s.points).allSatisfy { a, b in
+                a.x == b.x && (a.y == nil) == (b.y == nil) && abs((a.y ?? 0) - (b.y ?? 0)) <= 1e-9
+            }
+        }?.name
+    }
+
     /// The chart as a PNG or SVG file's bytes (PDF is not offered: `format` must be `.png` or `.svg`).
     public func data(format: OutputFormat) throws -> Data {
         try ChartCanvas.draw(size: Self.size, format: format) { cr in try draw(cr) }
@@ -63,16 +73,22 @@ public struct LineChart: Sendable {
                 drawing = true
             }
             cr.stroke(width: 2)
-            for (i, p) in s.points.enumerated() {
-                guard let y = p.y else { continue }
-                if s.open.contains(i) {
-                    cr.setColor(.white)
-                    cr.dot(point(p.x, y), radius: 3.5)
-                    cr.setColor(s.color)
-                    cr.ring(point(p.x, y), radius: 3.5)
-                } else {
-                    cr.setColor(s.color)
-                    cr.dot(point(p.x, y), radius: 3.5)
+        }
+        // Markers after every line, open ones first: where two faces have the same value (a face and its
+        // opposite seen from behind, under two-sided lighting), the one that is seen shows on top.
+        for open in [true, false] {
+            for s in series {
+                for (i, p) in s.points.enumerated() where s.open.contains(i) == open {
+                    guard let y = p.y else { continue }
+                    if open {
+                        cr.setColor(.white)
+                        cr.dot(point(p.x, y), radius: 3.5)
+                        cr.setColor(s.color)
+                        cr.ring(point(p.x, y), radius: 3.5)
+                    } else {
+                        cr.setColor(s.color)
+                        cr.dot(point(p.x, y), radius: 3.5)
+                    }
                 }
             }
         }
@@ -83,7 +99,8 @@ public struct LineChart: Sendable {
             cr.moveTo(CGPoint(x: plot.maxX + 16, y: y)); cr.lineTo(CGPoint(x: plot.maxX + 40, y: y))
             cr.stroke(width: 3)
             cr.setColor(Color(white: 0.1))
-            cr.text(s.name, at: CGPoint(x: plot.maxX + 46, y: y), size: 12, align: .left, middle: true)
+            cr.text(s.name + (sameAs(s).map { " (= \($0))" } ?? ""), at: CGPoint(x: plot.maxX + 46, y: y), size: 12,
+                    align: .left, middle: true)
             y += 20
         }
         if let openMeaning {
