@@ -25,8 +25,16 @@ open class Animation: MediaTiming {
     public init() {}
 
     /// A deep copy: groups copy their animations. `Layer.add(_:forKey:)` stores one, as Core Animation does.
-    public func copy() -> Animation {
-        let c = makeCopy()
+    /// A group that contains itself (directly or through its children) is copied without the repeated group, and
+    /// groups nested deeper than `maximumGroupDepth` lose their deeper levels, so the copy is a finite tree.
+    public func copy() -> Animation { copy(within: []) }
+
+    /// How deeply groups may nest in a copy: deeper levels are left out (no real animation comes near it).
+    public static let maximumGroupDepth = 64
+
+    /// The copy, with `enclosing` the groups this one is copied inside of (outermost first).
+    func copy(within enclosing: [ObjectIdentifier]) -> Animation {
+        let c = makeCopy(within: enclosing)
         c.beginTime = beginTime; c.timeOffset = timeOffset; c.speed = speed; c.duration = duration
         c.repeatCount = repeatCount; c.repeatDuration = repeatDuration; c.autoreverses = autoreverses
         c.fillMode = fillMode; c.timingFunction = timingFunction; c.isRemovedOnCompletion = isRemovedOnCompletion
@@ -34,7 +42,7 @@ open class Animation: MediaTiming {
     }
 
     /// A new instance of the same class with the subclass's own properties copied.
-    func makeCopy() -> Animation { Animation() }
+    func makeCopy(within enclosing: [ObjectIdentifier]) -> Animation { Animation() }
 }
 
 /// An animation of one key path. Corresponds to `CAPropertyAnimation`.
@@ -52,7 +60,7 @@ open class PropertyAnimation: Animation {
         super.init()
     }
 
-    override func makeCopy() -> Animation {
+    override func makeCopy(within enclosing: [ObjectIdentifier]) -> Animation {
         let c = PropertyAnimation(keyPath: keyPath)
         copyProperties(to: c)
         return c
@@ -74,7 +82,7 @@ public final class BasicAnimation: PropertyAnimation {
     public var toValue: AnimationValue?
     public var byValue: AnimationValue?
 
-    override func makeCopy() -> Animation {
+    override func makeCopy(within enclosing: [ObjectIdentifier]) -> Animation {
         let c = BasicAnimation(keyPath: keyPath)
         copyProperties(to: c)
         c.fromValue = fromValue; c.toValue = toValue; c.byValue = byValue
@@ -103,7 +111,7 @@ public final class KeyframeAnimation: PropertyAnimation {
     public var timingFunctions: [TimingFunction]?
     public var calculationMode: CalculationMode = .linear
 
-    override func makeCopy() -> Animation {
+    override func makeCopy(within enclosing: [ObjectIdentifier]) -> Animation {
         let c = KeyframeAnimation(keyPath: keyPath)
         copyProperties(to: c)
         c.values = values; c.keyTimes = keyTimes; c.timingFunctions = timingFunctions
@@ -120,9 +128,13 @@ public final class KeyframeAnimation: PropertyAnimation {
 public final class AnimationGroup: Animation {
     public var animations: [Animation] = []
 
-    override func makeCopy() -> Animation {
+    override func makeCopy(within enclosing: [ObjectIdentifier]) -> Animation {
         let c = AnimationGroup()
-        c.animations = animations.map { $0.copy() }
+        let within = enclosing + [ObjectIdentifier(self)]
+        guard within.count <= Self.maximumGroupDepth else { return c }
+        c.animations = animations.compactMap { child in
+            child is AnimationGroup && within.contains(ObjectIdentifier(child)) ? nil : child.copy(within: within)
+        }
         return c
     }
 }
