@@ -38,6 +38,7 @@ struct TimeRenderTests {
         let cube = try Self.turningCube()
         let turned = try Renderer.render(cube.container, size: Self.canvas, time: 1)
         try Probe.save(turned, "time-cube-t1.png")
+        try Probe.save(try Renderer.render(cube.container, size: Self.canvas, time: 0.5), "time-cube-t0.5.png")
         let front = Self.centre(face: 4, turnedBy: .pi / 2), right = Self.centre(face: 0, turnedBy: .pi / 2)
         let top = Self.centre(face: 2, turnedBy: .pi / 2)
         // The front position is where face 1's centre was before the turn.

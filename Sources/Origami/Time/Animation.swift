@@ -48,7 +48,9 @@ open class Animation: MediaTiming {
 /// An animation of one key path. Corresponds to `CAPropertyAnimation`.
 open class PropertyAnimation: Animation {
     /// What it animates; see `AnimationKeyPath` for the paths. A path that does not parse has no effect.
-    public var keyPath: String
+    public var keyPath: String { didSet { parsedKeyPath = try? AnimationKeyPath(keyPath) } }
+    /// `keyPath` parsed once, not at every frame.
+    private(set) var parsedKeyPath: AnimationKeyPath?
     /// The animated value is added to the value it finds (the model's, or the result of the animations added
     /// before it); for a transform it is concatenated (applied first). Otherwise it replaces it.
     public var isAdditive = false
@@ -57,6 +59,7 @@ open class PropertyAnimation: Animation {
 
     public init(keyPath: String) {
         self.keyPath = keyPath
+        parsedKeyPath = try? AnimationKeyPath(keyPath)
         super.init()
     }
 
@@ -95,7 +98,8 @@ public final class BasicAnimation: PropertyAnimation {
 /// - `keyTimes`: for each value, the fraction (0…1, ascending) of the duration at which it is reached. Used when
 ///   they are valid: ascending, within 0…1, one per value (for `.discrete` also one more than the values, as Apple
 ///   documents: value i then shows from keyTimes[i] to keyTimes[i + 1]). Otherwise, and for the paced modes, they
-///   are ignored and the values are spread evenly (paced: by distance).
+///   are ignored and the values are spread evenly (paced: by distance). The first need not be 0 nor the last 1:
+///   the first value holds before its key time and the last after its own.
 /// - `timingFunctions`: one per segment (values − 1), pacing each; any other count is ignored. `.paced` and
 ///   `.cubicPaced` ignore them, as Apple documents.
 /// - `calculationMode`: `.linear`; `.discrete` (no interpolation: each value holds until the next key time);
