@@ -36,6 +36,19 @@ enum Profile {
                 face.zPosition = Double(i & 1) * 1e-9
                 blackHole(cube.hitTest(opaque(CGPoint(x: 200, y: 150)), policy: .treeOrder))
             }
+        case "freeze", "freeze-animated":
+            // Freezing the book cube's tree, as a frame of an animation does: with no animation, or at a time with
+            // the container's camera turning (one animated layer, a transform sub-path).
+            let cube = try BookCube(faceColors: Scenes.faceColors).container
+            if name == "freeze-animated" {
+                let turn = BasicAnimation(keyPath: "sublayerTransform.rotation.y")
+                turn.fromValue = 0; turn.toValue = .number(2 * .pi); turn.duration = 4; turn.isAdditive = true
+                turn.repeatCount = .infinity
+                cube.add(turn, forKey: "turn")
+            }
+            for i in 0..<iterations * 100 {
+                blackHole(PresentationTree(cube, time: name == "freeze" ? nil : Double(i) * 0.01))
+            }
         case "frame":
             let layer = Layer(frame: CGRect(x: 10, y: 20, width: 100, height: 50))
             layer.transform = Transform3D(rotationAngle: 0.3, x: 0, y: 0, z: 1)
@@ -50,7 +63,7 @@ enum Profile {
             for _ in 0..<iterations * 1000 { blackHole(root.convert(opaque(CGPoint(x: 20, y: 30)), from: leaf)) }
         default:
             throw BenchError("unknown profile \(name): flat, image, lattice, png-flat, png-image, hit-tree, "
-                             + "hit-frontmost, hitmap, frame, convert")
+                             + "hit-frontmost, hitmap, frame, convert, freeze, freeze-animated")
         }
     }
 }

@@ -38,6 +38,7 @@ struct TimeRenderTests {
         let cube = try Self.turningCube()
         let turned = try Renderer.render(cube.container, size: Self.canvas, time: 1)
         try Probe.save(turned, "time-cube-t1.png")
+        try Probe.save(try Renderer.render(cube.container, size: Self.canvas, time: 0.5), "time-cube-t0.5.png")
         let front = Self.centre(face: 4, turnedBy: .pi / 2), right = Self.centre(face: 0, turnedBy: .pi / 2)
         let top = Self.centre(face: 2, turnedBy: .pi / 2)
         // The front position is where face 1's centre was before the turn.
@@ -91,5 +92,37 @@ struct TimeRenderTests {
         Probe.expect(start, c2.x, c2.y, .black, "face 2 at ambient 0")
         let c1 = HandCube.center(face: 0)
         Probe.expect(half, c1.x, c1.y, .white, "face 1 faces the light")
+    }
+}
+
+/// The README's time example, as written there.
+@Suite("README time example")
+struct ReadmeTimeExampleTests {
+    @Test func turntable() throws {
+        let container = Layer(frame: CGRect(x: 0, y: 0, width: 400, height: 400))
+        container.sublayerTransform = BookCube.camera
+        let cube = try Solid.cube(size: 200)
+        cube.position = CGPoint(x: 200, y: 200)
+        try container.addSublayer(cube)
+        let touch = CGPoint(x: 200, y: 200)
+
+        let turn = BasicAnimation(keyPath: "transform.rotation.y")
+        turn.fromValue = 0
+        turn.toValue = .number(2 * .pi)
+        turn.duration = 4
+        turn.repeatCount = .infinity
+        cube.add(turn, forKey: "turntable")
+        let frame = try Renderer.render(container, size: CGSize(width: 400, height: 400), time: 1)
+        #expect(frame.width == 400)
+        // The touch through the vanishing point reaches the top face (3) first in depth (README example); a turn
+        // about the vertical axis keeps the top on top.
+        #expect(PresentationTree(container, time: 1).hitTest(touch, policy: .frontmost) === cube.face(number: 3))
+        #expect(container.hitTest(touch) === cube.face(number: 4))
+        #expect(container.animationEndTime() == 4)
+        // A quarter turn later the face on the right of the picture is another one: face 2 (right, +x) has gone
+        // to the back (Ry(90°): (x, y, z) → (z, y, −x)) and face 1 (front, +z) has come to the right.
+        let right = CGPoint(x: 300, y: 230)
+        #expect(container.hitTest(right, policy: .frontmost) === cube.face(number: 2))
+        #expect(PresentationTree(container, time: 1).hitTest(right, policy: .frontmost) === cube.face(number: 1))
     }
 }

@@ -50,6 +50,12 @@ struct TimeTimingTests {
         #expect(abs(d.convertTime(13.25, from: c) - 34) < 1e-12)
         #expect(abs(c.convertTime(34, from: d) - 13.25) < 1e-12)
         #expect(c.convertTime(3, from: c) == 3)
+        // Another tree meets this one at the roots' parent time (one clock): E (speed 3) at its time 15 is scene
+        // time 5, which is C's 13.25.
+        let e = Layer(name: "E")
+        e.speed = 3
+        #expect(abs(c.convertTime(15, from: e) - 13.25) < 1e-12)
+        #expect(abs(e.convertTime(13.25, from: c) - 15) < 1e-12)
     }
 
     /// Seed 002: a layer of speed 2 inside a layer of speed 2 runs four times as fast as the scene.

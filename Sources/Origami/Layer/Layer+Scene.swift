@@ -26,9 +26,8 @@ extension Layer {
     public func sublayerScene(including include: (Layer) -> Bool = { _ in true }) -> [SceneMember] {
         let tree = PresentationTree(self, placement: .ownSpace)
         var members: [SceneMember] = []
-        for m in tree.members(of: tree.rootSceneContext) where m != 0 {
+        for m in tree.sublayerSceneNodes(including: include) {
             let chain = tree.transformLayers(of: m).filter { $0 != 0 }  // not the receiver itself
-            guard ([m] + chain).allSatisfy({ !tree[$0].isHidden && include(tree.layer($0)) }) else { continue }
             members.append(SceneMember(
                 layer: tree.layer(m), transform: tree.transform(of: m),
                 inheritedOpacity: chain.reduce(1) { $0 * min(max(tree[$1].opacity, 0), 1) },
@@ -36,5 +35,17 @@ extension Layer {
                 objectTransform: tree[m].objectTransform))
         }
         return members
+    }
+}
+
+extension PresentationTree {
+    /// The members of the root's sublayer scene (`Layer.sublayerScene`) as nodes, in tree order: hidden ones,
+    /// those under a hidden transform layer and those `include` rejects left out.
+    func sublayerSceneNodes(including include: (Layer) -> Bool = { _ in true }) -> [Int] {
+        members(of: rootSceneContext).filter { m in
+            guard m != 0 else { return false }
+            let chain = transformLayers(of: m).filter { $0 != 0 }  // not the receiver itself
+            return ([m] + chain).allSatisfy { !self[$0].isHidden && include(layer($0)) }
+        }
     }
 }

@@ -50,13 +50,21 @@ public struct FaceLightingData: Hashable, Sendable, Codable {
 extension Lighting {
     /// The lighting of every member of `context.sublayerScene()`, in tree order: normals per space, L·N per
     /// light, brightness and overlay alpha. A member that cannot be lit (edge-on, behind the eye) is reported
-    /// with `nil` normals and zero terms. Throws when the lighting fails `validate()`.
-    public func lightingReport(for context: Layer) throws(LightingError) -> [FaceLightingData] {
+    /// with `nil` normals and zero terms. Throws when the lighting fails `validate()`. `time`: the layers as they
+    /// are at that time of `context`'s parent, animations applied (this lighting as it is; `Layer.lightingReport(time:)`
+    /// animates the context's own lighting too).
+    public func lightingReport(for context: Layer, time: Double? = nil) throws(LightingError) -> [FaceLightingData] {
+        try lightingReport(in: PresentationTree(context, placement: .ownSpace, time: time))
+    }
+
+    /// The report for the root's sublayer scene of a tree frozen in the root's own space.
+    func lightingReport(in tree: PresentationTree) throws(LightingError) -> [FaceLightingData] {
         try validate()
-        return context.sublayerScene().map { member in
-            let transforms = context.faceTransforms(for: member)
-            let e = evaluate(transforms, bounds: member.layer.bounds, corners: usesVertices)
-            let face = member.layer as? Face
+        return tree.sublayerSceneNodes().enumerated().map { order, m in
+            let transforms = FaceTransforms(projected: tree.transform(of: m), object: tree[m].objectTransform,
+                                            context: tree[0].geometry)
+            let e = evaluate(transforms, bounds: tree[m].bounds, corners: usesVertices)
+            let face = tree.layer(m) as? Face
             func v(_ x: Vector3?) -> [Double]? { x.map { [$0.x, $0.y, $0.z] } }
             func clamp(_ x: Double) -> Double { min(max(x, 0), 1) }
             func rgb(_ x: Vector3) -> [Double] { [x.x, x.y, x.z] }
@@ -64,7 +72,7 @@ extension Lighting {
             let brightness = centre?.brightness ?? .zero
             let overlay = centre?.overlay ?? 0
             return FaceLightingData(
-                treeIndex: member.treeIndex, layerName: member.layer.name,
+                treeIndex: order, layerName: tree[m].name,
                 solidName: face?.solid?.name, faceNumber: face?.index, faceKind: face?.kind.description,
                 objectNormal: v(e?.normals[.object]), sceneNormal: v(e?.normals[.scene]), viewNormal: v(e?.normals[.view]),
                 isSeenFromBehind: e?.isSeenFromBehind ?? false,
@@ -80,10 +88,12 @@ extension Lighting {
 }
 
 extension Layer {
-    /// `lighting.lightingReport(for: self)` when this layer's `lighting` is a `Lighting`; empty otherwise.
-    public func lightingReport() throws(LightingError) -> [FaceLightingData] {
-        guard let lighting = lighting as? Lighting else { return [] }
-        return try lighting.lightingReport(for: self)
+    /// `lighting.lightingReport(for: self)` when this layer's `lighting` is a `Lighting`; empty otherwise. At
+    /// `time` (of this layer's parent) the layers and the lighting itself are as their animations make them.
+    public func lightingReport(time: Double? = nil) throws(LightingError) -> [FaceLightingData] {
+        let tree = PresentationTree(self, placement: .ownSpace, time: time)
+        guard let lighting = tree[0].lighting as? Lighting else { return [] }
+        return try lighting.lightingReport(in: tree)
     }
 }
 

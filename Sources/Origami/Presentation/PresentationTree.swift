@@ -206,11 +206,20 @@ public struct PresentationTree: Sendable {
         // the parent's local time).
         var stack: [(Layer, Int, Bool, Bool, Double)] = [(root, -1, true, true, time ?? 0)]
         while let (layer, parent, chainDrawable, chainReceives, parentTime) = stack.popLast() {
+            // The drawing properties an animation may change: a layer without animations (or with no time) has its
+            // own read straight into them, as with no time at all.
             let localTime = time == nil ? 0 : layer.localTime(fromParent: parentTime)
-            // Layers without animations read their own properties, as with no time.
-            let animated = time == nil || layer.animationEntries.isEmpty ? nil : layer.animatedProperties(atLocalTime: localTime)
-            let g = animated?.geometry ?? layer.geometry
-            let opacity = animated?.opacity ?? layer.opacity
+            let g: LayerGeometry, opacity: Double, backgroundColor: Color?, borderWidth: Double, borderColor: Color
+            let cornerRadius: Double, lighting: (any FaceShader)?
+            if time != nil, !layer.animationEntries.isEmpty {
+                let a = layer.animatedProperties(atLocalTime: localTime)
+                g = a.geometry; opacity = a.opacity; backgroundColor = a.backgroundColor; borderWidth = a.borderWidth
+                borderColor = a.borderColor; cornerRadius = a.cornerRadius; lighting = a.lighting
+            } else {
+                g = layer.geometry; opacity = layer.opacity; backgroundColor = layer.backgroundColor
+                borderWidth = layer.borderWidth; borderColor = layer.borderColor; cornerRadius = layer.cornerRadius
+                lighting = layer.lighting
+            }
             let flattens = layer.isFlattening || (parent < 0 && placement == .renderedInOwnSpace)
             let owner: Int, toOwner: Transform3D, object: Transform3D, isFacePlane: Bool, inherited: Double
             let contentFlipped = parent < 0 ? rootFlipped : planes[parent].contentFlipped != nodes[parent].geometry.isGeometryFlipped
@@ -254,7 +263,8 @@ public struct PresentationTree: Sendable {
                 outline = outlinePoints.count ..< outlinePoints.count + polygon.count
                 outlinePoints += polygon
             }
-            let drawable = chainDrawable && (animated.map { Self.isDrawable(layer, animated: $0) } ?? Self.isDrawable(layer))
+            let drawable = chainDrawable && !layer.isHidden && g.isFinite && opacity.isFinite && borderWidth.isFinite
+                && cornerRadius.isFinite && layer.contentsScale.isFinite  // `isDrawable`, on the values frozen
             let kind: Kind = !flattens ? .transformLayer : layer is TextLayer ? .text : face != nil ? .face : .layer
             let row = Plane(
                 isTransformLayer: !flattens, isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting,
@@ -266,13 +276,11 @@ public struct PresentationTree: Sendable {
                 contentFlipped: contentFlipped, isFacePlane: isFacePlane, inheritedOpacity: inherited)
             let receives = chainReceives && row.receivesHits(.frontmost)
             nodes.append(Node(
-                name: layer.name, kind: kind, geometry: g, backgroundColor: animated?.backgroundColor ?? layer.backgroundColor,
+                name: layer.name, kind: kind, geometry: g, backgroundColor: backgroundColor,
                 contents: layer.contents, contentsGravity: layer.contentsGravity, contentsScale: layer.contentsScale,
-                borderWidth: animated?.borderWidth ?? layer.borderWidth, borderColor: animated?.borderColor ?? layer.borderColor,
-                cornerRadius: animated?.cornerRadius ?? layer.cornerRadius,
+                borderWidth: borderWidth, borderColor: borderColor, cornerRadius: cornerRadius,
                 opacity: opacity, masksToBounds: layer.masksToBounds, isDoubleSided: layer.isDoubleSided,
-                isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting,
-                lighting: animated.map(\.lighting) ?? layer.lighting,
+                isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting, lighting: lighting,
                 text: (layer as? TextLayer).map(TextStyle.init), outline: face?.polygon,
                 parent: parent, level: parent < 0 ? 0 : nodes[parent].level + 1, objectTransform: object,
                 isDrawableInContext: drawable, receivesInContext: receives))
@@ -337,12 +345,6 @@ public struct PresentationTree: Sendable {
     public static func isDrawable(_ layer: Layer) -> Bool {
         !layer.isHidden && layer.geometry.isFinite && layer.opacity.isFinite
             && layer.borderWidth.isFinite && layer.cornerRadius.isFinite && layer.contentsScale.isFinite
-    }
-
-    /// The same test on a layer's animated properties.
-    static func isDrawable(_ layer: Layer, animated a: AnimatedProperties) -> Bool {
-        !layer.isHidden && a.geometry.isFinite && a.opacity.isFinite && a.borderWidth.isFinite && a.cornerRadius.isFinite
-            && layer.contentsScale.isFinite
     }
 }
 

@@ -41,11 +41,11 @@ extension Animation {
             let time = progress * simpleDuration
             for child in group.animations { child.apply(atParentTime: time, to: &properties, model: model) }
         case let animation as PropertyAnimation:
-            guard let keyPath = try? AnimationKeyPath(animation.keyPath), let current = properties[keyPath] else { return }
-            guard var value = animation.value(at: progress, current: current, model: AnimatedProperties(model)[keyPath])
-            else { return }
-            if animation.isCumulative, state.iteration != 0,
-               let end = animation.value(at: 1, current: current, model: AnimatedProperties(model)[keyPath]) {
+            guard let keyPath = animation.parsedKeyPath, let current = properties[keyPath] else { return }
+            // The layer's own value is needed only by a basic animation with none of from, to and by.
+            let model = animation.needsModelValue ? AnimatedProperties(model)[keyPath] : nil
+            guard var value = animation.value(at: progress, current: current, model: model) else { return }
+            if animation.isCumulative, state.iteration != 0, let end = animation.value(at: 1, current: current, model: model) {
                 value = value.adding(end.repeated(state.iteration)) ?? value
             }
             properties.set(keyPath, to: value, additive: animation.isAdditive)
@@ -56,6 +56,11 @@ extension Animation {
 }
 
 extension PropertyAnimation {
+    var needsModelValue: Bool {
+        guard let basic = self as? BasicAnimation else { return false }
+        return basic.fromValue == nil && basic.toValue == nil && basic.byValue == nil
+    }
+
     /// The animated value at `progress` (0…1 after the timing function), before additive composition; `current`
     /// is the value it finds, `model` the layer's own. `nil` when its values do not fit the key path.
     func value(at progress: Double, current: AnimationValue, model: AnimationValue?) -> AnimationValue? {

@@ -25,8 +25,16 @@ open class Animation: MediaTiming {
     public init() {}
 
     /// A deep copy: groups copy their animations. `Layer.add(_:forKey:)` stores one, as Core Animation does.
-    public func copy() -> Animation {
-        let c = makeCopy()
+    /// A group that contains itself (directly or through its children) is copied without the repeated group, and
+    /// groups nested deeper than `maximumGroupDepth` lose their deeper levels, so the copy is a finite tree.
+    public func copy() -> Animation { copy(within: []) }
+
+    /// How deeply groups may nest in a copy: deeper levels are left out (no real animation comes near it).
+    public static let maximumGroupDepth = 64
+
+    /// The copy, with `enclosing` the groups this one is copied inside of (outermost first).
+    func copy(within enclosing: [ObjectIdentifier]) -> Animation {
+        let c = makeCopy(within: enclosing)
         c.beginTime = beginTime; c.timeOffset = timeOffset; c.speed = speed; c.duration = duration
         c.repeatCount = repeatCount; c.repeatDuration = repeatDuration; c.autoreverses = autoreverses
         c.fillMode = fillMode; c.timingFunction = timingFunction; c.isRemovedOnCompletion = isRemovedOnCompletion
@@ -34,13 +42,15 @@ open class Animation: MediaTiming {
     }
 
     /// A new instance of the same class with the subclass's own properties copied.
-    func makeCopy() -> Animation { Animation() }
+    func makeCopy(within enclosing: [ObjectIdentifier]) -> Animation { Animation() }
 }
 
 /// An animation of one key path. Corresponds to `CAPropertyAnimation`.
 open class PropertyAnimation: Animation {
     /// What it animates; see `AnimationKeyPath` for the paths. A path that does not parse has no effect.
-    public var keyPath: String
+    public var keyPath: String { didSet { parsedKeyPath = try? AnimationKeyPath(keyPath) } }
+    /// `keyPath` parsed once, not at every frame.
+    private(set) var parsedKeyPath: AnimationKeyPath?
     /// The animated value is added to the value it finds (the model's, or the result of the animations added
     /// before it); for a transform it is concatenated (applied first). Otherwise it replaces it.
     public var isAdditive = false
@@ -49,10 +59,11 @@ open class PropertyAnimation: Animation {
 
     public init(keyPath: String) {
         self.keyPath = keyPath
+        parsedKeyPath = try? AnimationKeyPath(keyPath)
         super.init()
     }
 
-    override func makeCopy() -> Animation {
+    override func makeCopy(within enclosing: [ObjectIdentifier]) -> Animation {
         let c = PropertyAnimation(keyPath: keyPath)
         copyProperties(to: c)
         return c
@@ -74,7 +85,7 @@ public final class BasicAnimation: PropertyAnimation {
     public var toValue: AnimationValue?
     public var byValue: AnimationValue?
 
-    override func makeCopy() -> Animation {
+    override func makeCopy(within enclosing: [ObjectIdentifier]) -> Animation {
         let c = BasicAnimation(keyPath: keyPath)
         copyProperties(to: c)
         c.fromValue = fromValue; c.toValue = toValue; c.byValue = byValue
@@ -87,7 +98,8 @@ public final class BasicAnimation: PropertyAnimation {
 /// - `keyTimes`: for each value, the fraction (0…1, ascending) of the duration at which it is reached. Used when
 ///   they are valid: ascending, within 0…1, one per value (for `.discrete` also one more than the values, as Apple
 ///   documents: value i then shows from keyTimes[i] to keyTimes[i + 1]). Otherwise, and for the paced modes, they
-///   are ignored and the values are spread evenly (paced: by distance).
+///   are ignored and the values are spread evenly (paced: by distance). The first need not be 0 nor the last 1:
+///   the first value holds before its key time and the last after its own.
 /// - `timingFunctions`: one per segment (values − 1), pacing each; any other count is ignored. `.paced` and
 ///   `.cubicPaced` ignore them, as Apple documents.
 /// - `calculationMode`: `.linear`; `.discrete` (no interpolation: each value holds until the next key time);
@@ -103,7 +115,7 @@ public final class KeyframeAnimation: PropertyAnimation {
     public var timingFunctions: [TimingFunction]?
     public var calculationMode: CalculationMode = .linear
 
-    override func makeCopy() -> Animation {
+    override func makeCopy(within enclosing: [ObjectIdentifier]) -> Animation {
         let c = KeyframeAnimation(keyPath: keyPath)
         copyProperties(to: c)
         c.values = values; c.keyTimes = keyTimes; c.timingFunctions = timingFunctions
@@ -120,9 +132,13 @@ public final class KeyframeAnimation: PropertyAnimation {
 public final class AnimationGroup: Animation {
     public var animations: [Animation] = []
 
-    override func makeCopy() -> Animation {
+    override func makeCopy(within enclosing: [ObjectIdentifier]) -> Animation {
         let c = AnimationGroup()
-        c.animations = animations.map { $0.copy() }
+        let within = enclosing + [ObjectIdentifier(self)]
+        guard within.count <= Self.maximumGroupDepth else { return c }
+        c.animations = animations.compactMap { child in
+            child is AnimationGroup && within.contains(ObjectIdentifier(child)) ? nil : child.copy(within: within)
+        }
         return c
     }
 }

@@ -114,8 +114,9 @@ extension MediaTiming {
         if active.isInfinite { active = 0 }
         let cycle = cycleDuration
         let local = active + timeOffset
-        var iteration = (local / cycle).rounded(.down)
-        var within = local - iteration * cycle
+        // An infinite simple duration has one cycle that never ends (and ∞ · 0 would be NaN).
+        var iteration = cycle.isInfinite ? 0 : (local / cycle).rounded(.down)
+        var within = cycle.isInfinite ? local : local - iteration * cycle
         // The end of the active duration (filled forwards, or backwards under a negative speed) is the end of its
         // last cycle.
         if active == total, within == 0, local > 0 {
