@@ -221,7 +221,7 @@ public struct Sweep: Sendable {
                     let record = VariantRecord(
                         variant: number, plan: plan,
                         parameters: zip(parameters, values(ofVariant: number)).map { [$0.path, $1.description] },
-                        faces: try lightingRows(scene))
+                        faces: try lightingRows(scene, time: time))
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
                     try write(encoder.encode(record), to: base.appendingPathExtension("json"))
@@ -239,11 +239,13 @@ public struct Sweep: Sendable {
         try WritableDestination(url, protecting: protectedFiles).write(data)
     }
 
-    private func lightingRows(_ scene: Scene) throws -> [FaceLightingData] {
+    /// Every lit layer's lighting data, at `time` of the scene (each lit layer's parent's time converted from it)
+    /// when the variant has one.
+    private func lightingRows(_ scene: Scene, time: Double?) throws -> [FaceLightingData] {
         var rows: [FaceLightingData] = []
-        for layer in scene.root.subtree {
-            guard let lighting = layer.lighting as? Lighting else { continue }
-            rows += try lighting.lightingReport(for: layer)
+        for layer in scene.root.subtree where layer.lighting is Lighting {
+            let local = time.map { t in layer.superlayer?.convertTime(t, from: nil) ?? t }
+            rows += try layer.lightingReport(time: local)
         }
         return rows
     }

@@ -38,6 +38,27 @@ struct TimeCommandTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: model)) != Data(contentsOf: URL(fileURLWithPath: quarter)))
     }
 
+    /// `--vary time=…`: each variant's lighting data is the scene at its time. The front face's normal (+z in the
+    /// cube) in scene space (the container's, the cube's own turn included) is n·Ry(θ) = (sin θ, 0, cos θ):
+    /// (0, 0, 1) at t = 0 and (1, 0, 0) at t = 1.5 s (θ = 90°); in object space it stays (0, 0, 1).
+    @Test func sweepOverTimeReportsTheLightingOfEachMoment() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("origami-time-sweep-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try OrigamiCommand.run(["sweep", "Models/turntable.yaml", "--vary", "time=0,1.5", "-o", dir.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let csv = try String(contentsOf: dir.appendingPathComponent("lighting.csv"), encoding: .utf8)
+        let lines = csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let header = try #require(lines.first)
+        func column(_ name: String) throws -> Int { try #require(header.firstIndex(of: name)) }
+        let time = try column("time"), kind = try column("kind")
+        let normal = try ["objectNx", "objectNz", "sceneNx", "sceneNz"].map(column)
+        for (t, expected) in [("0", [0.0, 1, 0, 1]), ("1.5", [0.0, 1, 1, 0])] {
+            let row = try #require(lines.first { $0.count == header.count && $0[time] == t && $0[kind] == "\"front\"" })
+            let values = normal.map { Double(row[$0]) ?? .nan }
+            #expect(zip(values, expected).allSatisfy { abs($0 - $1) < 1e-9 }, "t = \(t): \(values)")
+        }
+    }
+
     @Test func timeMustBeFinite() throws {
         let r = try OrigamiCommand.run(["render", "Models/turntable.yaml", "-o", "/tmp/never.png", "--time", "nan"])
         #expect(r.status != 0)
