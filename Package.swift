@@ -20,10 +20,15 @@ let package = Package(
             pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev"])]
         ),
+        // Headers only: giflib (no pkg-config file), for the animated GIF writer.
+        .systemLibrary(
+            name: "CGif",
+            providers: [.apt(["libgif-dev"])]
+        ),
         // Pure Swift: Core Animation math, the layer model, geometry, conversion and hit testing.
         .target(name: "Origami"),
         // Render tree, 3D contexts, BSP, Cairo painting and output.
-        .target(name: "OrigamiRender", dependencies: ["Origami", "CCairo"]),
+        .target(name: "OrigamiRender", dependencies: ["Origami", "CCairo", "CGif"]),
         // Scene files (YAML/JSON) to layer trees.
         .target(name: "OrigamiScene", dependencies: [
             "OrigamiRender",

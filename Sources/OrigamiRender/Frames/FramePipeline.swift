@@ -1,0 +1,99 @@
+import Foundation
+import Origami
+
+/// Renders numbered frames on several threads and hands them over in order, with a bounded number in flight:
+/// memory holds at most `window` frames however long the animation, and a slow sink (ffmpeg, a GIF encoder)
+/// holds the renderers back instead of letting finished frames pile up.
+///
+/// Each thread makes its own `Worker` once (its own layer tree, say) and renders the frames it claims with it;
+/// frames are claimed in order, so the next frame to deliver is always being rendered.
+public enum FramePipeline {
+    /// Renders frames `0..<count` with `render` on `jobs` threads and calls `deliver` with each, in order, on the
+    /// calling thread. The first error (from a worker or from `deliver`) stops every thread and is rethrown.
+    /// `window`: frames rendered but not yet delivered, at most (default: twice `jobs`).
+    public static func run<Worker>(count: Int, jobs: Int, window: Int? = nil,
+                                   makeWorker: @escaping @Sendable () throws -> Worker,
+                                   render: @escaping @Sendable (inout Worker, Int) throws -> Bitmap,
+                                   deliver: (Int, Bitmap) throws -> Void) throws {
+        guard count > 0 else { return }
+        let threads = max(1, min(jobs, count))
+        let state = PipelineState(window: max(threads, window ?? 2 * threads))
+        let group = DispatchGroup()
+        for _ in 0..<threads {
+            group.enter()
+            // Threads, not the global queue: frame rendering blocks for a long time, and each worker waits on a
+            // condition when it is `window` frames ahead.
+            let thread = Thread {
+                defer { group.leave() }
+                do {
+                    var worker = try makeWorker()
+                    while let index = state.claim(below: count) {
+                        state.finish(index, try render(&worker, index))
+                    }
+                } catch {
+                    state.fail(error)
+                }
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        var failure: Error?
+        for index in 0..<count {
+            guard let frame = state.take(index) else { break }
+            do { try deliver(index, frame) } catch {
+                failure = error
+                state.fail(error)
+                break
+            }
+        }
+        group.wait()
+        if let error = failure ?? state.error { throw error }
+    }
+}
+
+/// The frames between the renderers and the consumer.
+private final class PipelineState: @unchecked Sendable {
+    private let condition = NSCondition()
+    private let window: Int
+    private var claimed = 0
+    private var delivered = 0
+    private var ready: [Int: Bitmap] = [:]
+    private(set) var error: Error?
+
+    init(window: Int) { self.window = window }
+
+    /// The next frame to render, once it is within the window; `nil` when there is none or work has stopped.
+    func claim(below count: Int) -> Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        while error == nil && claimed < count && claimed - delivered >= window { condition.wait() }
+        guard error == nil, claimed < count else { return nil }
+        claimed += 1
+        return claimed - 1
+    }
+
+    func finish(_ index: Int, _ frame: Bitmap) {
+        condition.lock()
+        ready[index] = frame
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Frame `index` once rendered; `nil` when work has stopped on an error.
+    func take(_ index: Int) -> Bitmap? {
+        condition.lock()
+        defer { condition.unlock() }
+        while error == nil && ready[index] == nil { condition.wait() }
+        guard error == nil, let frame = ready.removeValue(forKey: index) else { return nil }
+        delivered = index + 1
+        condition.broadcast()
+        return frame
+    }
+
+    func fail(_ e: Error) {
+        condition.lock()
+        if error == nil { error = e }
+        condition.broadcast()
+        condition.unlock()
+    }
+}

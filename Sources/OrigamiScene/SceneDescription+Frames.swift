@@ -1,0 +1,34 @@
+import Foundation
+import Origami
+import OrigamiRender
+
+extension SceneDescription {
+    /// Renders the frames of `range` on `jobs` threads and hands each to `deliver` in frame order, on the
+    /// calling thread (see `FramePipeline`: at most about 2 × `jobs` frames are held at once). Each thread
+    /// instantiates the decoded scene once and renders its frames from that layer tree.
+    public func renderFrames(_ range: FrameRange, options: RenderOptions, jobs: Int,
+                             deliver: (Int, Bitmap) throws -> Void) throws {
+        try FramePipeline.run(count: range.count, jobs: jobs, makeWorker: { try self.instantiate() },
+                              render: { scene, index in
+            let time = range.time(ofFrame: index)
+            let image = try Renderer.render(scene.root, size: scene.canvas.size, options: options) // TIME(lead): pass time (`time: time`)
+            _ = time
+            guard let bitmap = image.bitmap else { throw RenderError.invalidCanvas("frame \(index + 1) is empty") }
+            return bitmap
+        }, deliver: deliver)
+    }
+
+    /// Each frame's size in pixels with `options`, checked against the render limits before anything is
+    /// rendered; the error names the options that change it.
+    public func frameSize(options: RenderOptions) throws(FrameOutputError) -> (width: Int, height: Int) {
+        do {
+            return try options.limits.pixelSize(canvas.size, scale: options.scale, supersample: options.supersample)
+        } catch {
+            let w = Int((Double(canvas.size.width) * options.scale).rounded(.up))
+            let h = Int((Double(canvas.size.height) * options.scale).rounded(.up))
+            let ss = options.supersample > 1 ? ", drawn at \(options.supersample)× that to supersample" : ""
+            throw FrameOutputError("each frame would be \(w)×\(h) pixels\(ss), over the limit of \(options.limits.maxCanvasSide) pixels a side and \(options.limits.maxCanvasPixels / 1_048_576) Mpx",
+                                   hint: "lower --scale (now \(String(format: "%g", options.scale)))" + (options.supersample > 1 ? " or --supersample (now \(options.supersample))" : ""))
+        }
+    }
+}
