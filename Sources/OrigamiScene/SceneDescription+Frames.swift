@@ -3,19 +3,21 @@ import Origami
 import OrigamiRender
 
 extension SceneDescription {
-    /// Renders the frames of `range` on `jobs` threads and hands each to `deliver` in frame order, on the
-    /// calling thread (see `FramePipeline`: at most about 2 × `jobs` frames are held at once). Each thread
-    /// instantiates the decoded scene once and renders its frames from that layer tree.
-    public func renderFrames(_ range: FrameRange, options: RenderOptions, jobs: Int,
-                             deliver: (Int, Bitmap) throws -> Void) throws {
+    /// Renders the frames of `range` on `jobs` threads, runs `prepare` on each there (a sink's `preparation`),
+    /// and hands both to `deliver` in frame order, on the calling thread (see `FramePipeline`: at most about
+    /// 2 × `jobs` frames are held at once). Each thread instantiates the decoded scene once and renders its
+    /// frames from that layer tree.
+    public func renderFrames<Prepared: Sendable>(_ range: FrameRange, options: RenderOptions, jobs: Int,
+                                                 prepare: @escaping @Sendable (Bitmap) throws -> Prepared,
+                                                 deliver: (Int, Bitmap, Prepared) throws -> Void) throws {
         try FramePipeline.run(count: range.count, jobs: jobs, makeWorker: { try self.instantiate() },
                               render: { scene, index in
             let time = range.time(ofFrame: index)
             let image = try Renderer.render(scene.root, size: scene.canvas.size, options: options) // TIME(lead): pass time (`time: time`)
             _ = time
             guard let bitmap = image.bitmap else { throw RenderError.invalidCanvas("frame \(index + 1) is empty") }
-            return bitmap
-        }, deliver: deliver)
+            return (bitmap, try prepare(bitmap))
+        }, deliver: { index, frame in try deliver(index, frame.0, frame.1) })
     }
 
     /// Each frame's size in pixels with `options`, checked against the render limits before anything is

@@ -177,8 +177,9 @@ struct AnimateCommand: ParsableCommand {
         let bar = ProgressBar(total: range.count, label: "animate", unit: "frames", quiet: quiet,
                               interval: progressInterval)
         do {
-            try description.renderFrames(range, options: options, jobs: jobs) { index, frame in
-                try sink.add(frame)
+            try description.renderFrames(range, options: options, jobs: jobs,
+                                         prepare: sink.preparation) { index, frame, prepared in
+                try sink.add(prepared: prepared)
                 strip?.offer(frame, index: index)
                 bar.update(index + 1)
             }

@@ -27,10 +27,14 @@ public enum OrigamiCommand {
     }
 
     /// Runs `origami` with `arguments` in `directory` (default: the package root) and waits for it. With
-    /// `addressSpaceKiB`, under that `ulimit -v`, as on a shared machine or in a container.
+    /// `addressSpaceKiB`, under that `ulimit -v`, as on a shared machine or in a container; with `environment`,
+    /// these variables replace or add to the test's own (a `PATH` without ffmpeg, say).
     public static func run(_ arguments: [String], in directory: URL? = nil,
-                           addressSpaceKiB: Int? = nil) throws -> CommandResult {
+                           addressSpaceKiB: Int? = nil, environment: [String: String] = [:]) throws -> CommandResult {
         let process = Process()
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         if let kib = addressSpaceKiB {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "ulimit -v \(kib) && exec \"$0\" \"$@\"", executable.path] + arguments

@@ -33,7 +33,6 @@ public final class FFmpegWriter: FrameSink {
     private let input: FileHandle
     private let errors: StandardErrorCollector
     private var finished = false
-    private var row: [UInt8]
 
     /// `ffmpeg` on `PATH` (as `environment` gives it), or `nil`.
     public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
@@ -54,7 +53,6 @@ public final class FFmpegWriter: FrameSink {
     public init(destination: WritableDestination, container: Container, width: Int, height: Int, fps: Double,
                 ffmpeg: URL) throws {
         self.width = width; self.height = height
-        row = [UInt8](repeating: 0, count: width * 3)
         output = try destination.open()
         // A write to an ffmpeg that has died must fail with EPIPE, not kill this process.
         signal(SIGPIPE, SIG_IGN)
@@ -79,16 +77,23 @@ public final class FFmpegWriter: FrameSink {
 
     deinit { if !finished { cancel() } }
 
-    public func add(_ frame: Bitmap) throws {
-        guard !finished else { throw FrameOutputError("the video is already finished") }
-        try checkSize(frame, width: width, height: height)
-        for y in 0..<height {
-            for x in 0..<width {
-                let p = frame.pixels[y * width + x]
-                row[x * 3] = UInt8((p >> 16) & 0xFF); row[x * 3 + 1] = UInt8((p >> 8) & 0xFF); row[x * 3 + 2] = UInt8(p & 0xFF)
+    /// Premultiplied ARGB32 to packed RGB (the colour over black), on the rendering threads.
+    public var preparation: @Sendable (Bitmap) throws -> any Sendable {
+        { [width, height] frame in
+            try checkSize(frame, width: width, height: height)
+            var rgb = [UInt8](repeating: 0, count: width * height * 3)
+            for (i, p) in frame.pixels.enumerated() {
+                rgb[i * 3] = UInt8((p >> 16) & 0xFF); rgb[i * 3 + 1] = UInt8((p >> 8) & 0xFF); rgb[i * 3 + 2] = UInt8(p & 0xFF)
             }
-            guard writeAll(row) else { throw failure(stage: "took only part of the frames") }
+            return rgb
         }
+    }
+
+    public func add(prepared: any Sendable) throws {
+        guard !finished else { throw FrameOutputError("the video is already finished") }
+        let rgb = try unwrap(prepared, as: [UInt8].self)
+        guard rgb.count == width * height * 3 else { throw FrameOutputError("a frame was not prepared by this sink") }
+        guard writeAll(rgb) else { throw failure(stage: "stopped before it had every frame") }
     }
 
     public func finish() throws {

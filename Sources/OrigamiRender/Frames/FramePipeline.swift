@@ -11,13 +11,13 @@ public enum FramePipeline {
     /// Renders frames `0..<count` with `render` on `jobs` threads and calls `deliver` with each, in order, on the
     /// calling thread. The first error (from a worker or from `deliver`) stops every thread and is rethrown.
     /// `window`: frames rendered but not yet delivered, at most (default: twice `jobs`).
-    public static func run<Worker>(count: Int, jobs: Int, window: Int? = nil,
+    public static func run<Worker, Frame: Sendable>(count: Int, jobs: Int, window: Int? = nil,
                                    makeWorker: @escaping @Sendable () throws -> Worker,
-                                   render: @escaping @Sendable (inout Worker, Int) throws -> Bitmap,
-                                   deliver: (Int, Bitmap) throws -> Void) throws {
+                                   render: @escaping @Sendable (inout Worker, Int) throws -> Frame,
+                                   deliver: (Int, Frame) throws -> Void) throws {
         guard count > 0 else { return }
         let threads = max(1, min(jobs, count))
-        let state = PipelineState(window: max(threads, window ?? 2 * threads))
+        let state = PipelineState<Frame>(window: max(threads, window ?? 2 * threads))
         let group = DispatchGroup()
         for _ in 0..<threads {
             group.enter()
@@ -52,12 +52,12 @@ public enum FramePipeline {
 }
 
 /// The frames between the renderers and the consumer.
-private final class PipelineState: @unchecked Sendable {
+private final class PipelineState<Frame: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private let window: Int
     private var claimed = 0
     private var delivered = 0
-    private var ready: [Int: Bitmap] = [:]
+    private var ready: [Int: Frame] = [:]
     private(set) var error: Error?
 
     init(window: Int) { self.window = window }
@@ -72,7 +72,7 @@ private final class PipelineState: @unchecked Sendable {
         return claimed - 1
     }
 
-    func finish(_ index: Int, _ frame: Bitmap) {
+    func finish(_ index: Int, _ frame: Frame) {
         condition.lock()
         ready[index] = frame
         condition.broadcast()
@@ -80,7 +80,7 @@ private final class PipelineState: @unchecked Sendable {
     }
 
     /// Frame `index` once rendered; `nil` when work has stopped on an error.
-    func take(_ index: Int) -> Bitmap? {
+    func take(_ index: Int) -> Frame? {
         condition.lock()
         defer { condition.unlock() }
         while error == nil && ready[index] == nil { condition.wait() }

@@ -76,10 +76,18 @@ public final class GIFWriter: FrameSink {
         Int((100 * Double(index + 1) / fps).rounded()) - Int((100 * Double(index) / fps).rounded())
     }
 
-    public func add(_ frame: Bitmap) throws {
+    /// Quantizing, the costly part, runs on the rendering threads; giflib's LZW then runs in order in `add`.
+    public var preparation: @Sendable (Bitmap) throws -> any Sendable {
+        { [width, height] frame in
+            try checkSize(frame, width: width, height: height)
+            return QuantizedFrame(frame.pixels)
+        }
+    }
+
+    public func add(prepared: any Sendable) throws {
         guard let gif else { throw FrameOutputError("the GIF is already finished") }
-        try checkSize(frame, width: width, height: height)
-        let q = QuantizedFrame(frame.pixels)
+        let q = try unwrap(prepared, as: QuantizedFrame.self)
+        guard q.indices.count == width * height else { throw FrameOutputError("a frame was not prepared by this sink") }
         var control = GraphicsControlBlock(DisposalMode: DISPOSE_BACKGROUND, UserInputFlag: false,
                                            DelayTime: Int32(Self.delay(ofFrame: frameCount, fps: fps)),
                                            TransparentColor: Int32(q.transparentIndex ?? Int(NO_TRANSPARENT_COLOR)))

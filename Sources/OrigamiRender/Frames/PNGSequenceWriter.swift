@@ -91,13 +91,20 @@ public final class PNGSequenceWriter: FrameSink {
         }
     }
 
-    public func add(_ frame: Bitmap) throws {
+    /// PNG compression runs on the rendering threads.
+    public var preparation: @Sendable (Bitmap) throws -> any Sendable {
+        { [width, height, compression] frame in
+            try checkSize(frame, width: width, height: height)
+            return try PNGWriter.encode(width: width, height: height, pixels: frame.pixels, compression: compression)
+        }
+    }
+
+    public func add(prepared: any Sendable) throws {
         guard written.count < frameCount else {
             throw FrameOutputError("more than the \(frameCount) frames announced were given")
         }
-        try checkSize(frame, width: width, height: height)
+        let data = try unwrap(prepared, as: Data.self)
         let url = url(ofFrame: written.count)
-        let data = try PNGWriter.encode(width: width, height: height, pixels: frame.pixels, compression: compression)
         try WritableDestination(url, protecting: protectedFiles).write(data)
         written.append(url)
     }
