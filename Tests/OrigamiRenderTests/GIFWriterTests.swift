@@ -146,6 +146,38 @@ struct GIFWriterTests {
         #expect(gif.frames[0].transparentIndex == nil && gif.frames[3].transparentIndex != nil)
     }
 
+    @Test("LZW data decodes exactly: noise that fills the code table many times, two colours, one pixel",
+          arguments: [(256, 300, 200), (2, 64, 48), (1, 1, 1), (5, 257, 3)])
+    func lzw(colours: Int, width: Int, height: Int) throws {
+        // Colour i has red (i mod 32)·8 and green ⌊i/32⌋·32: each in its own 5-bit histogram bin, so the frame
+        // keeps them exactly and the decoded pixels must equal the written ones.
+        func colour(_ i: Int) -> UInt32 { argb(UInt32(i % 32 * 8), UInt32(i / 32 * 32), 77) }
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let pixels = (0..<width * height).map { _ -> UInt32 in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return colour(Int(state >> 33) % colours)
+        }
+        let folder = try SpecialFiles.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("noise.gif")
+        let writer = try GIFWriter(destination: WritableDestination(url), width: width, height: height, fps: 25)
+        try writer.add(try #require(Bitmap(width: width, height: height, pixels: pixels)))
+        try writer.add(try #require(Bitmap(width: width, height: height, pixels: pixels.reversed())))
+        try writer.finish()
+        let gif = try DecodedGIF(url)
+        #expect(gif.frames.count == 2)
+        for (f, source) in zip(gif.frames, [pixels, pixels.reversed()]) {
+            var mismatches = 0
+            for y in 0..<height {
+                for x in 0..<width {
+                    let p = source[y * width + x], got = f.rgba(x, y)
+                    if got != (Int((p >> 16) & 0xFF), Int((p >> 8) & 0xFF), Int(p & 0xFF), 255) { mismatches += 1 }
+                }
+            }
+            #expect(mismatches == 0)
+        }
+    }
+
     @Test("a flat-coloured lit render survives quantisation: face centres exact, every pixel within 8 levels")
     func litRender() throws {
         let cube = try BookCube(faceColors: [Color(red: 0.9, green: 0.3, blue: 0.2), Color(red: 0.2, green: 0.8, blue: 0.4),

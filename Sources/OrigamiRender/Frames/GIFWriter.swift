@@ -6,7 +6,8 @@ import Origami
 /// when `finish()` returns, and never over a device, a read-only file or a protected input).
 ///
 /// Each frame has its own colour table (`QuantizedFrame`: at most 256 colours, exact when the frame has that
-/// few), so frames are encoded as they arrive and only one is held. The file loops forever (the NETSCAPE2.0
+/// few) and is compressed on its own (`GIFImageData`), so frames are encoded as they arrive — in parallel,
+/// through `preparation` — and only one is held. The file loops forever (the NETSCAPE2.0
 /// application extension). Pixels less than half opaque are transparent, and each frame is disposed to the
 /// background before the next, so a transparent canvas stays transparent.
 ///
@@ -76,17 +77,26 @@ public final class GIFWriter: FrameSink {
         Int((100 * Double(index + 1) / fps).rounded()) - Int((100 * Double(index) / fps).rounded())
     }
 
-    /// Quantizing, the costly part, runs on the rendering threads; giflib's LZW then runs in order in `add`.
+    /// A frame ready to be copied into the file: its colour table and its compressed pixels.
+    struct PreparedFrame: Sendable {
+        let quantized: QuantizedFrame
+        let data: GIFImageData
+    }
+
+    /// Quantizing and LZW compression, the costly parts, run on the rendering threads; `add` copies the result
+    /// into the file in order.
     public var preparation: @Sendable (Bitmap) throws -> any Sendable {
         { [width, height] frame in
             try checkSize(frame, width: width, height: height)
-            return QuantizedFrame(frame.pixels)
+            let q = QuantizedFrame(frame.pixels)
+            return PreparedFrame(quantized: q, data: GIFImageData(indices: q.indices, colorCount: q.palette.count))
         }
     }
 
     public func add(prepared: any Sendable) throws {
         guard let gif else { throw FrameOutputError("the GIF is already finished") }
-        let q = try unwrap(prepared, as: QuantizedFrame.self)
+        let frame = try unwrap(prepared, as: PreparedFrame.self)
+        let q = frame.quantized
         guard q.indices.count == width * height else { throw FrameOutputError("a frame was not prepared by this sink") }
         var control = GraphicsControlBlock(DisposalMode: DISPOSE_BACKGROUND, UserInputFlag: false,
                                            DelayTime: Int32(Self.delay(ofFrame: frameCount, fps: fps)),
@@ -99,9 +109,21 @@ public final class GIFWriter: FrameSink {
             throw FrameOutputError("cannot make frame \(frameCount + 1)'s colour table")
         }
         defer { GifFreeMapObject(map) }
+        // giflib writes the LZW minimum code size from the table's bits; the data must have been made for it.
+        guard max(2, Int(map.pointee.BitsPerPixel)) == frame.data.minimumCodeSize else {
+            throw FrameOutputError("frame \(frameCount + 1)'s pixel data does not match its colour table")
+        }
         try check(EGifPutImageDesc(gif, 0, 0, Int32(width), Int32(height), false, map), "frame \(frameCount + 1)")
-        var indices = q.indices
-        try check(EGifPutLine(gif, &indices, Int32(indices.count)), "frame \(frameCount + 1)")
+        // The compressed sub-blocks as they are, then the block terminator (EGifPutCodeNext with no block).
+        try frame.data.blocks.withUnsafeBufferPointer { blocks throws in
+            guard let base = blocks.baseAddress else { return }
+            var offset = 0
+            while offset < blocks.count {
+                try check(EGifPutCodeNext(gif, base + offset), "frame \(frameCount + 1)")
+                offset += Int(blocks[offset]) + 1
+            }
+        }
+        try check(EGifPutCodeNext(gif, nil), "frame \(frameCount + 1)")
         frameCount += 1
     }
 
