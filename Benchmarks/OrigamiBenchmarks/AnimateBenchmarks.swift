@@ -10,7 +10,7 @@ import OrigamiScene
 /// Until time lands, the turntable turns the `cube` solid about y on the model, frame by frame: the work per
 /// frame (snapshot, BSP, lighting, painting) is what an animation's frame at a time costs.
 enum AnimateBenchmarks {
-    static let frames = 24
+    static let frames = 120
 
     /// One thread's turntable: its own layer tree, instantiated from the decoded scene as `animate` does.
     struct Turntable {
@@ -50,7 +50,7 @@ enum AnimateBenchmarks {
 
         let turntable = "turntable \(frames) frames 400², FramePipeline on \(cores) cores"
         try h.row(group, turntable, baseline: "the same frames in a serial loop", target: "≤ 0.59× (≥ 1.7× on 2 cores)",
-                  samples: 7) {
+                  samples: 5) {
             try pipeline(description, jobs: cores, prepare: { $0 }) { _, f in checksum(f) }
         } against: {
             for i in 0..<frames { checksum(try serial.frame(i)) }
@@ -63,7 +63,7 @@ enum AnimateBenchmarks {
         let gif = FileManager.default.temporaryDirectory.appendingPathComponent("origami-bench-\(getpid()).gif")
         defer { try? FileManager.default.removeItem(at: gif) }
         let encoding = "GIF encoding of the \(frames) turntable frames (median cut + giflib), one thread"
-        try h.row(group, encoding, baseline: "rendering them, serially", samples: 7) {
+        try h.row(group, encoding, baseline: "rendering them, serially", samples: 5) {
             try encode(rendered, to: gif)
         } against: {
             for i in 0..<frames { checksum(try serial.frame(i)) }
@@ -73,7 +73,7 @@ enum AnimateBenchmarks {
                                        1000 * seconds($0.median) / Double(frames)) }
 
         let endToEnd = "turntable → GIF on \(cores) cores (what `origami animate` does)"
-        try h.row(group, endToEnd, baseline: "the same render on \(cores) cores, frames discarded", samples: 7) {
+        try h.row(group, endToEnd, baseline: "the same render on \(cores) cores, frames discarded", samples: 5) {
             // Quantizing on the rendering threads, LZW in order on this one, as `origami animate` does.
             let writer = try GIFWriter(destination: WritableDestination(gif), width: 400, height: 400, fps: 24)
             try pipeline(description, jobs: cores, prepare: writer.preparation) { _, f in try writer.add(prepared: f) }
