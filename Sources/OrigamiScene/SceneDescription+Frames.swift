@@ -20,8 +20,8 @@ extension SceneDescription {
         }, deliver: { index, frame in try deliver(index, frame.0, frame.1) })
     }
 
-    /// Each frame's size in pixels with `options`, checked against the render limits before anything is
-    /// rendered; the error names the options that change it.
+    /// Each frame's size in pixels with `options` (an animation's frames, a sweep's variants), checked against
+    /// the render limits before anything is rendered; the error names the options that change it.
     public func frameSize(options: RenderOptions) throws(FrameOutputError) -> (width: Int, height: Int) {
         do {
             return try options.limits.pixelSize(canvas.size, scale: options.scale, supersample: options.supersample)
@@ -30,7 +30,7 @@ extension SceneDescription {
             let h = Int((Double(canvas.size.height) * options.scale).rounded(.up))
             let ss = options.supersample > 1 ? ", drawn at \(options.supersample)× that to supersample" : ""
             throw FrameOutputError("each frame would be \(w)×\(h) pixels\(ss), over the limit of \(options.limits.maxCanvasSide) pixels a side and \(options.limits.maxCanvasPixels / 1_048_576) Mpx",
-                                   hint: "lower --scale (now \(String(format: "%g", options.scale)))" + (options.supersample > 1 ? " or --supersample (now \(options.supersample))" : ""))
+                                   hint: "lower --scale (now \(format(options.scale)))" + (options.supersample > 1 ? " or --supersample (now \(options.supersample))" : ""))
         }
     }
 }

@@ -225,6 +225,17 @@ struct AnimateCommandTests {
         #expect(try SpecialFiles.entries(folder) == ["hard.gif", "locked.gif", "s.yaml"])
     }
 
+    @Test("a frame over the render limits is refused before any rendering, naming the options")
+    func frameTooLarge() throws {
+        let folder = try sceneFolder("canvas: {size: [400, 300]}\nlayers: []\n")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let r = try OrigamiCommand.run(["animate", "s.yaml", "-o", "a.gif", "--to", "1", "--scale", "50", "--supersample", "2"], in: folder)
+        #expect(r.status == 1)
+        // 400·50 × 300·50 = 20000×15000, over 16384 a side.
+        #expect(r.stderr == "error: each frame would be 20000×15000 pixels, drawn at 2× that to supersample, over the limit of 16384 pixels a side and 256 Mpx; lower --scale (now 50) or --supersample (now 2)\n")
+        #expect(try SpecialFiles.entries(folder) == ["s.yaml"])
+    }
+
     // MARK: Film strip and progress
 
     @Test("--filmstrip writes a labelled contact sheet of the frames, its size derived from the layout")
