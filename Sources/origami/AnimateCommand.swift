@@ -17,8 +17,8 @@ struct AnimateCommand: ParsableCommand {
             composited over black, and an odd side is padded to even), or a folder (a path ending in /, or an
             existing folder) for frame-0001.png, … A folder that holds anything is refused unless --force,
             which removes its earlier frame-NNNN.png files and nothing else. Frames render on --jobs threads and
-            are written in order as they finish; every output is written atomically, and an interrupted or
-            failed run leaves nothing behind. --filmstrip writes a contact sheet of evenly spaced frames,
+            are written in order as they finish. A GIF or video appears only when complete; after an error a
+            PNG folder holds none of the run's frames. --filmstrip writes a contact sheet of evenly spaced frames,
             each labelled with its time.
             """
     )
