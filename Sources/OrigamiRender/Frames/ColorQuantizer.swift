@@ -27,19 +27,45 @@ public struct QuantizedFrame: Sendable {
         var keys = [UInt16](repeating: 0, count: pixels.count)
         let transparentKey = UInt16.max
         var anyTransparent = false
-        for (i, p) in pixels.enumerated() {
-            let a = p >> 24
-            guard a >= 128 else { keys[i] = transparentKey; anyTransparent = true; continue }
-            var r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF
-            if a != 255 {
-                r = min(255, (r * 255 + a / 2) / a); g = min(255, (g * 255 + a / 2) / a); b = min(255, (b * 255 + a / 2) / a)
+        // Runs of one value (flat faces, the background) are classified once: the hot loop of a frame.
+        pixels.withUnsafeBufferPointer { px in
+            keys.withUnsafeMutableBufferPointer { k in
+                count.withUnsafeMutableBufferPointer { count in
+                    sums.withUnsafeMutableBufferPointer { sums in
+                        first.withUnsafeMutableBufferPointer { first in
+                            uniform.withUnsafeMutableBufferPointer { uniform in
+                                let n = px.count
+                                var i = 0
+                                while i < n {
+                                    let p = px[i]
+                                    var j = i + 1
+                                    while j < n && px[j] == p { j += 1 }
+                                    let a = p >> 24
+                                    guard a >= 128 else {
+                                        for t in i..<j { k[t] = transparentKey }
+                                        anyTransparent = true
+                                        i = j
+                                        continue
+                                    }
+                                    var r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF
+                                    if a != 255 {
+                                        r = min(255, (r * 255 + a / 2) / a); g = min(255, (g * 255 + a / 2) / a)
+                                        b = min(255, (b * 255 + a / 2) / a)
+                                    }
+                                    let key = Int((r >> 3) << 10 | (g >> 3) << 5 | (b >> 3))
+                                    for t in i..<j { k[t] = UInt16(key) }
+                                    let rgb = r << 16 | g << 8 | b
+                                    if count[key] == 0 { first[key] = rgb } else if uniform[key] && first[key] != rgb { uniform[key] = false }
+                                    let run = j - i
+                                    count[key] += run
+                                    sums[key * 3] += Int(r) * run; sums[key * 3 + 1] += Int(g) * run; sums[key * 3 + 2] += Int(b) * run
+                                    i = j
+                                }
+                            }
+                        }
+                    }
+                }
             }
-            let key = Int((r >> 3) << 10 | (g >> 3) << 5 | (b >> 3))
-            keys[i] = UInt16(key)
-            let rgb = r << 16 | g << 8 | b
-            if count[key] == 0 { first[key] = rgb } else if uniform[key] && first[key] != rgb { uniform[key] = false }
-            count[key] += 1
-            sums[key * 3] += Int(r); sums[key * 3 + 1] += Int(g); sums[key * 3 + 2] += Int(b)
         }
         let used = (0..<bins).filter { count[$0] > 0 }
         let capacity = anyTransparent ? 255 : 256
@@ -75,7 +101,9 @@ public struct QuantizedFrame: Sendable {
         while size < palette.count { size *= 2 }
         palette += Array(repeating: (0, 0, 0), count: size - palette.count)
         let transparentByte = UInt8(transparentIndex ?? 0)
-        self.indices = keys.map { $0 == transparentKey ? transparentByte : lookup[Int($0)] }
+        self.indices = lookup.withUnsafeBufferPointer { lookup in
+            keys.map { $0 == transparentKey ? transparentByte : lookup[Int($0)] }
+        }
         self.palette = palette
         self.transparentIndex = transparentIndex
     }

@@ -21,8 +21,11 @@ struct GIFImageData: Sendable {
         let stride = 1 << bits
         // tree[code · stride + index]: the code of run `code` followed by `index`, or 0 (no code is 0 there:
         // codes below `clear` are single pixels, never stored as children).
-        var tree = [UInt16](repeating: 0, count: 4096 * stride)
-        var writer = BitWriter()
+        let treeSize = 4096 * stride
+        let tree = UnsafeMutablePointer<UInt16>.allocate(capacity: treeSize)
+        tree.initialize(repeating: 0, count: treeSize)
+        defer { tree.deallocate() }
+        var writer = BitWriter(capacity: indices.count / 2 + 64)
         var codeSize = minimum + 1
         var maxCode = end
         writer.write(clear, codeSize)
@@ -31,24 +34,26 @@ struct GIFImageData: Sendable {
             blocks = writer.finish()
             return
         }
-        for pixel in indices.dropFirst() {
-            let p = Int(pixel)
-            let next = tree[current * stride + p]
-            if next != 0 {
-                current = Int(next)
-                continue
+        indices.withUnsafeBufferPointer { px in
+            for i in 1..<px.count {
+                let p = Int(px[i])
+                let next = tree[current * stride + p]
+                if next != 0 {
+                    current = Int(next)
+                    continue
+                }
+                writer.write(current, codeSize)
+                maxCode += 1
+                tree[current * stride + p] = UInt16(maxCode)
+                if maxCode >= 1 << codeSize { codeSize += 1 }
+                if maxCode == 4095 {
+                    writer.write(clear, codeSize)
+                    tree.update(repeating: 0, count: treeSize)
+                    codeSize = minimum + 1
+                    maxCode = end
+                }
+                current = p
             }
-            writer.write(current, codeSize)
-            maxCode += 1
-            tree[current * stride + p] = UInt16(maxCode)
-            if maxCode >= 1 << codeSize { codeSize += 1 }
-            if maxCode == 4095 {
-                writer.write(clear, codeSize)
-                tree.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
-                codeSize = minimum + 1
-                maxCode = end
-            }
-            current = p
         }
         writer.write(current, codeSize)
         writer.write(clear, codeSize)
@@ -57,33 +62,36 @@ struct GIFImageData: Sendable {
     }
 }
 
-/// Codes packed least significant bit first, cut into length-prefixed sub-blocks of 255 bytes.
+/// Codes packed least significant bit first, then cut into length-prefixed sub-blocks of 255 bytes.
 private struct BitWriter {
-    private var bytes: [UInt8] = [0]
-    private var accumulator: UInt32 = 0
+    private var bytes: [UInt8] = []
+    private var accumulator: UInt64 = 0
     private var count = 0
 
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
     mutating func write(_ code: Int, _ size: Int) {
-        accumulator |= UInt32(code) << UInt32(count)
+        accumulator |= UInt64(code) << UInt64(count)
         count += size
         while count >= 8 {
-            append(UInt8(accumulator & 0xFF))
+            bytes.append(UInt8(truncatingIfNeeded: accumulator))
             accumulator >>= 8
             count -= 8
         }
     }
 
-    private mutating func append(_ byte: UInt8) {
-        // Byte 0 of each block is its length, filled in when the block is full.
-        if bytes.count % 256 == 0 { bytes.append(0) }
-        bytes.append(byte)
-        let block = (bytes.count - 1) / 256 * 256
-        bytes[block] = UInt8(bytes.count - block - 1)
-    }
-
     mutating func finish() -> [UInt8] {
-        if count > 0 { append(UInt8(accumulator & 0xFF)) }
+        if count > 0 { bytes.append(UInt8(truncatingIfNeeded: accumulator)) }
         accumulator = 0; count = 0
-        return bytes.count == 1 ? [] : bytes
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + bytes.count / 255 + 1)
+        var start = 0
+        while start < bytes.count {
+            let end = min(start + 255, bytes.count)
+            out.append(UInt8(end - start))
+            out.append(contentsOf: bytes[start..<end])
+            start = end
+        }
+        return out
     }
 }
