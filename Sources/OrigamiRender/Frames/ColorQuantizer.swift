@@ -78,13 +78,16 @@ public struct QuantizedFrame: Sendable {
                 palette.append((UInt8(c >> 16), UInt8((c >> 8) & 0xFF), UInt8(c & 0xFF)))
             }
         } else {
-            var means = [Double](repeating: 0, count: bins * 3)
-            for key in used {
-                for c in 0..<3 { means[key * 3 + c] = Double(sums[key * 3 + c]) / Double(count[key]) }
+            // Median cut works on the used bins only, numbered 0..<used.count.
+            let counts = used.map { count[$0] }
+            var means = [Double](repeating: 0, count: used.count * 3)
+            for (u, key) in used.enumerated() {
+                for c in 0..<3 { means[u * 3 + c] = Double(sums[key * 3 + c]) / Double(count[key]) }
             }
-            for box in Self.medianCut(used, count: count, means: means, boxes: capacity) {
+            for box in Self.medianCut(counts: counts, means: means, boxes: capacity) {
                 var n = 0, r = 0, g = 0, b = 0
-                for key in box {
+                for u in box {
+                    let key = used[u]
                     lookup[key] = UInt8(palette.count)
                     n += count[key]; r += sums[key * 3]; g += sums[key * 3 + 1]; b += sums[key * 3 + 2]
                 }
@@ -108,9 +111,9 @@ public struct QuantizedFrame: Sendable {
         self.transparentIndex = transparentIndex
     }
 
-    /// Splits the used bins into at most `boxes` groups.
-    /// `means`: each bin's mean colour, three channels per bin.
-    private static func medianCut(_ used: [Int], count: [Int], means: [Double], boxes: Int) -> [[Int]] {
+    /// Splits bins `0..<counts.count` (`counts[u]` pixels of mean colour `means[3u…3u+2]`) into at most
+    /// `boxes` groups.
+    private static func medianCut(counts count: [Int], means: [Double], boxes: Int) -> [[Int]] {
         struct Box {
             var keys: [Int]
             var pixels: Int
@@ -128,7 +131,7 @@ public struct QuantizedFrame: Sendable {
             let widest = extents.indices.max { extents[$0] < extents[$1] } ?? 0
             return Box(keys: keys, pixels: pixels, widest: widest, extent: extents[widest])
         }
-        var result = [box(used)]
+        var result = [box(Array(count.indices))]
         while result.count < boxes {
             // The box with the most pixels times its widest side: big boxes with spread split first.
             guard let i = result.indices.filter({ result[$0].keys.count > 1 && result[$0].extent > 0 })

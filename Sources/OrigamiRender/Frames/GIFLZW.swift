@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A GIF image's pixel data, LZW-compressed (GIF89a appendix F) and cut into sub-blocks of at most 255 bytes,
 /// each led by its length, ready to be copied into the file. Compressing needs no other frame, so frames are
 /// compressed on the rendering threads and only copied in order (giflib's own encoder compresses as it writes,
@@ -12,7 +16,7 @@ struct GIFImageData: Sendable {
     /// Sub-blocks: a length byte (1…255) and that many bytes, repeated; no terminator.
     let blocks: [UInt8]
 
-    init(indices: [UInt8], colorCount: Int) {
+    init(indices: [UInt8], colorCount: Int) throws(FrameOutputError) {
         var bits = 1
         while 1 << bits < colorCount { bits += 1 }
         let minimum = max(2, bits)
@@ -21,10 +25,16 @@ struct GIFImageData: Sendable {
         let stride = 1 << bits
         // tree[code · stride + index]: the code of run `code` followed by `index`, or 0 (no code is 0 there:
         // codes below `clear` are single pixels, never stored as children).
+        // calloc: a large block comes zeroed from the kernel, page by page as it is touched. A clear zeroes only
+        // the slots filled since the last one (at most 4093), not the whole tree.
         let treeSize = 4096 * stride
-        let tree = UnsafeMutablePointer<UInt16>.allocate(capacity: treeSize)
-        tree.initialize(repeating: 0, count: treeSize)
-        defer { tree.deallocate() }
+        guard let raw = calloc(treeSize, MemoryLayout<UInt16>.stride) else {
+            throw FrameOutputError("there is not enough memory for the GIF's LZW table (\(treeSize * 2) bytes)")
+        }
+        let tree = raw.assumingMemoryBound(to: UInt16.self)
+        defer { free(raw) }
+        var filled: [Int] = []
+        filled.reserveCapacity(4096)
         var writer = BitWriter(capacity: indices.count / 2 + 64)
         var codeSize = minimum + 1
         var maxCode = end
@@ -45,10 +55,12 @@ struct GIFImageData: Sendable {
                 writer.write(current, codeSize)
                 maxCode += 1
                 tree[current * stride + p] = UInt16(maxCode)
+                filled.append(current * stride + p)
                 if maxCode >= 1 << codeSize { codeSize += 1 }
                 if maxCode == 4095 {
                     writer.write(clear, codeSize)
-                    tree.update(repeating: 0, count: treeSize)
+                    for slot in filled { tree[slot] = 0 }
+                    filled.removeAll(keepingCapacity: true)
                     codeSize = minimum + 1
                     maxCode = end
                 }
