@@ -1,13 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A GIF image's pixel data, LZW-compressed (GIF89a appendix F) and cut into sub-blocks of at most 255 bytes,
 /// each led by its length, ready to be copied into the file. Compressing needs no other frame, so frames are
 /// compressed on the rendering threads and only copied in order (giflib's own encoder compresses as it writes,
 /// on one thread).
 ///
-/// The codes follow the widely used public-domain `gif.h` (Charlie Tangora): a code tree of 4096 nodes, the
+/// The codes follow the widely used public-domain `gif.h` (Charlie Tangora): a string table of 4096 codes, the
 /// code size growing when the next code reaches a power of two, a clear code when the table is full (code
 /// 4095), and at the end the last run, a clear and the end code.
 struct GIFImageData: Sendable {
@@ -16,25 +12,18 @@ struct GIFImageData: Sendable {
     /// Sub-blocks: a length byte (1…255) and that many bytes, repeated; no terminator.
     let blocks: [UInt8]
 
-    init(indices: [UInt8], colorCount: Int) throws(FrameOutputError) {
+    init(indices: [UInt8], colorCount: Int) {
         var bits = 1
         while 1 << bits < colorCount { bits += 1 }
         let minimum = max(2, bits)
         minimumCodeSize = minimum
         let clear = 1 << minimum, end = clear + 1
-        let stride = 1 << bits
-        // tree[code · stride + index]: the code of run `code` followed by `index`, or 0 (no code is 0 there:
-        // codes below `clear` are single pixels, never stored as children).
-        // calloc: a large block comes zeroed from the kernel, page by page as it is touched. A clear zeroes only
-        // the slots filled since the last one (at most 4093), not the whole tree.
-        let treeSize = 4096 * stride
-        guard let raw = calloc(treeSize, MemoryLayout<UInt16>.stride) else {
-            throw FrameOutputError("there is not enough memory for the GIF's LZW table (\(treeSize * 2) bytes)")
-        }
-        let tree = raw.assumingMemoryBound(to: UInt16.self)
-        defer { free(raw) }
-        var filled: [Int] = []
-        filled.reserveCapacity(4096)
+        // The string table as an open-addressing hash of (code, index) → code, 8192 slots (48 KiB: it stays in
+        // cache, where a 4096 × 256 tree would miss on almost every step of a long run); at most 4093 entries
+        // between clears, so it is never more than half full.
+        let slots = 1 << 13, mask = slots - 1
+        var keys = [UInt32](repeating: 0, count: slots)
+        var codes = [UInt16](repeating: 0, count: slots)
         var writer = BitWriter(capacity: indices.count / 2 + 64)
         var codeSize = minimum + 1
         var maxCode = end
@@ -45,26 +34,36 @@ struct GIFImageData: Sendable {
             return
         }
         indices.withUnsafeBufferPointer { px in
-            for i in 1..<px.count {
-                let p = Int(px[i])
-                let next = tree[current * stride + p]
-                if next != 0 {
-                    current = Int(next)
-                    continue
+            keys.withUnsafeMutableBufferPointer { keys in
+                codes.withUnsafeMutableBufferPointer { codes in
+                    for i in 1..<px.count {
+                        let p = Int(px[i])
+                        // current < 4096 and p < 256: the key fits 20 bits; + 1 keeps 0 for "empty".
+                        let key = UInt32(current << 8 | p) + 1
+                        var slot = Int((key &* 0x9E37_79B1) >> 19) & mask
+                        var found = -1
+                        while keys[slot] != 0 {
+                            if keys[slot] == key { found = Int(codes[slot]); break }
+                            slot = (slot + 1) & mask
+                        }
+                        if found >= 0 {
+                            current = found
+                            continue
+                        }
+                        writer.write(current, codeSize)
+                        maxCode += 1
+                        keys[slot] = key
+                        codes[slot] = UInt16(maxCode)
+                        if maxCode >= 1 << codeSize { codeSize += 1 }
+                        if maxCode == 4095 {
+                            writer.write(clear, codeSize)
+                            keys.update(repeating: 0)
+                            codeSize = minimum + 1
+                            maxCode = end
+                        }
+                        current = p
+                    }
                 }
-                writer.write(current, codeSize)
-                maxCode += 1
-                tree[current * stride + p] = UInt16(maxCode)
-                filled.append(current * stride + p)
-                if maxCode >= 1 << codeSize { codeSize += 1 }
-                if maxCode == 4095 {
-                    writer.write(clear, codeSize)
-                    for slot in filled { tree[slot] = 0 }
-                    filled.removeAll(keepingCapacity: true)
-                    codeSize = minimum + 1
-                    maxCode = end
-                }
-                current = p
             }
         }
         writer.write(current, codeSize)

@@ -89,7 +89,7 @@ public final class GIFWriter: FrameSink {
         { [width, height] frame in
             try checkSize(frame, width: width, height: height)
             let q = QuantizedFrame(frame.pixels)
-            return PreparedFrame(quantized: q, data: try GIFImageData(indices: q.indices, colorCount: q.palette.count))
+            return PreparedFrame(quantized: q, data: GIFImageData(indices: q.indices, colorCount: q.palette.count))
         }
     }
 
