@@ -33,9 +33,10 @@ do {
     try GeometryBenchmarks.hitMap(harness)
     try OutputBenchmarks.run(harness, origami: option("--origami"), models: option("--models") ?? "Models")
     try SweepBenchmarks.run(harness)
-    try AnimateBenchmarks.run(harness, models: option("--models") ?? "Models")
     try PolyhedronBenchmarks.run(harness, origami: option("--origami"))
     try ImageBenchmarks.run(harness)
+    // Last: it tunes the allocator for the whole process, as `origami animate` does.
+    try AnimateBenchmarks.run(harness, models: option("--models") ?? "Models")
     print(harness.table())
     print("\nTotal benchmark time: \(format(ContinuousClock.now - started)). Ratio = median ÷ baseline median (same run).")
 } catch {

@@ -4,13 +4,18 @@ import OrigamiRender
 
 extension SceneDescription {
     /// Renders the frames of `range` on `jobs` threads, runs `prepare` on each there (a sink's `preparation`),
-    /// and hands both to `deliver` in frame order, on the calling thread (see `FramePipeline`: at most about
-    /// 2 × `jobs` frames are held at once). Each thread instantiates the decoded scene once and renders its
-    /// frames from that layer tree.
+    /// and hands both to `deliver` in frame order, on the calling thread (see `FramePipeline`). Each thread
+    /// instantiates the decoded scene once and renders its frames from that layer tree. Frames waiting for
+    /// delivery hold at most `bufferBytes` (counting each frame twice, for what `prepare` makes of it), and at
+    /// least 2 × `jobs` frames may wait whatever their size: small frames get a deep window, so a thread that
+    /// the scheduler delays for a moment does not stall the others.
     public func renderFrames<Prepared: Sendable>(_ range: FrameRange, options: RenderOptions, jobs: Int,
+                                                 bufferBytes: Int = 256 << 20,
                                                  prepare: @escaping @Sendable (Bitmap) throws -> Prepared,
                                                  deliver: (Int, Bitmap, Prepared) throws -> Void) throws {
-        try FramePipeline.run(count: range.count, jobs: jobs, makeWorker: { try self.instantiate() },
+        let frameBytes = (try? frameSize(options: options)).map { 8 * $0.width * $0.height } ?? Int.max
+        let window = min(64, max(2 * jobs, bufferBytes / max(1, frameBytes)))
+        try FramePipeline.run(count: range.count, jobs: jobs, window: window, makeWorker: { try self.instantiate() },
                               render: { scene, index in
             let time = range.time(ofFrame: index)
             let image = try Renderer.render(scene.root, size: scene.canvas.size, options: options) // TIME(lead): pass time (`time: time`)

@@ -114,7 +114,7 @@ struct AnimateCommand: ParsableCommand {
     }
 
     func run() throws {
-        keepLargeBuffersInTheHeap()
+        FramePipeline.keepLargeBuffersInTheHeap()
         let range = try range()
         let sceneName = URL(fileURLWithPath: scene.scene).deletingPathExtension().lastPathComponent
         let outputPath = output ?? sceneName + ".gif"
@@ -206,15 +206,3 @@ struct AnimateCommand: ParsableCommand {
     }
 }
 
-/// Every frame allocates a few MB (the frame, the GIF quantizer's histogram and indices). Above glibc's mmap
-/// threshold each such buffer is a fresh mapping, zeroed by the kernel page by page and unmapped again, and two
-/// rendering threads' page faults queue on one lock: a 600-frame lit-cube GIF spent 0.4–0.55 s of its 1.4 s CPU
-/// in the kernel, 0.05 s with the buffers kept in the heap (`MALLOC_MMAP_THRESHOLD_=256 MiB`). `mallopt` is not in
-/// Swift's Glibc module, so it is looked up (M_TRIM_THRESHOLD −1, M_MMAP_THRESHOLD −3, from <malloc.h>).
-func keepLargeBuffersInTheHeap() {
-    typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-    guard let symbol = dlsym(nil, "mallopt") else { return }
-    let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
-    _ = mallopt(-1, 512 << 20)
-    _ = mallopt(-3, 256 << 20)
-}
