@@ -3,14 +3,15 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES := libcairo2-dev pkg-config fonts-dejavu-core
+APT_PACKAGES := libcairo2-dev libgif-dev pkg-config fonts-dejavu-core
 
 .PHONY: bootstrap build demo test bench check clean
 
-# Installs the C libraries through apt when pkg-config cannot find them (sudo only when not root).
+# Installs the C libraries through apt when pkg-config cannot find them, or giflib's header (it has no .pc file),
+# is missing (sudo only when not root).
 bootstrap:
 	@if ! command -v pkg-config >/dev/null || ! pkg-config --exists cairo pixman-1 libpng16 \
-	    || [ ! -d /usr/share/fonts/truetype/dejavu ]; then \
+	    || [ ! -f /usr/include/gif_lib.h ] || [ ! -d /usr/share/fonts/truetype/dejavu ]; then \
 	  echo "Installing $(APT_PACKAGES) through apt"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(APT_PACKAGES); \
 	fi

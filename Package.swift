@@ -20,10 +20,15 @@ let package = Package(
             pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev"])]
         ),
+        // Headers only: giflib (no pkg-config file), for the animated GIF writer.
+        .systemLibrary(
+            name: "CGif",
+            providers: [.apt(["libgif-dev"])]
+        ),
         // Pure Swift: Core Animation math, the layer model, geometry, conversion and hit testing.
         .target(name: "Origami"),
         // Render tree, 3D contexts, BSP, Cairo painting and output.
-        .target(name: "OrigamiRender", dependencies: ["Origami", "CCairo"]),
+        .target(name: "OrigamiRender", dependencies: ["Origami", "CCairo", "CGif"]),
         // Scene files (YAML/JSON) to layer trees.
         .target(name: "OrigamiScene", dependencies: [
             "OrigamiRender",
@@ -43,7 +48,8 @@ let package = Package(
         .target(name: "Fixtures", dependencies: ["Origami"], path: "Tests/Fixtures"),
         .target(name: "TestSupport", dependencies: ["Origami", "Fixtures"], path: "Tests/TestSupport"),
         .testTarget(name: "OrigamiTests", dependencies: ["Origami", "TestSupport"]),
-        .testTarget(name: "OrigamiRenderTests", dependencies: ["OrigamiRender", "TestSupport"]),
+        // CGif: the GIF tests decode what the writer wrote with giflib's own reader.
+        .testTarget(name: "OrigamiRenderTests", dependencies: ["OrigamiRender", "CGif", "TestSupport"]),
         .testTarget(name: "OrigamiSceneTests", dependencies: ["OrigamiScene", "TestSupport"]),
         // Runs the built `origami` executable as a process, as a user would.
         .testTarget(name: "OrigamiCLITests", dependencies: ["origami", "TestSupport"]),

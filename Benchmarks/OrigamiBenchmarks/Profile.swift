@@ -2,6 +2,7 @@ import Foundation
 import Origami
 import OrigamiRender
 import Fixtures
+import OrigamiScene
 
 /// `--profile NAME [--iterations N]`: one library subject in a loop, for `perf record` or
 /// `valgrind --tool=callgrind` (instruction counts repeat exactly, so two implementations compare without noise).
@@ -24,6 +25,14 @@ enum Profile {
                 : try BookCube(images: (0..<6).map(Scenes.testImage)).container
             let image = try Renderer.render(cube, size: Scenes.canvas, options: options)
             for _ in 0..<iterations { blackHole(try image.pngData()) }
+        case "gif":
+            // The GIF encoder on the lit-cube turntable's frames (quantizing, LZW, giflib's writes).
+            let description = try OrigamiScene.SceneDescription.load(contentsOf: URL(fileURLWithPath: "Models/lit-cube.yaml"))
+            let turntable = try AnimateBenchmarks.Turntable(description)
+            let frames = try (0..<24).map { try turntable.frame($0 * 5) }
+            let gif = FileManager.default.temporaryDirectory.appendingPathComponent("origami-profile-\(getpid()).gif")
+            defer { try? FileManager.default.removeItem(at: gif) }
+            for _ in 0..<max(1, iterations / 10) { try AnimateBenchmarks.encode(frames, to: gif) }
         case "hit-tree", "hit-frontmost":
             let tree = PresentationTree(try BookCube(faceColors: Scenes.faceColors).container)
             let policy: HitTestPolicy = name == "hit-tree" ? .treeOrder : .frontmost

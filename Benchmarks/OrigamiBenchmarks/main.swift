@@ -35,6 +35,8 @@ do {
     try SweepBenchmarks.run(harness)
     try PolyhedronBenchmarks.run(harness, origami: option("--origami"))
     try ImageBenchmarks.run(harness)
+    // Last: it tunes the allocator for the whole process, as `origami animate` does.
+    try AnimateBenchmarks.run(harness, models: option("--models") ?? "Models")
     print(harness.table())
     print("\nTotal benchmark time: \(format(ContinuousClock.now - started)). Ratio = median ÷ baseline median (same run).")
 } catch {

@@ -2,9 +2,9 @@ import Foundation
 import Origami
 import OrigamiRender
 
-/// A labelled grid of a sweep's frames, composed as a layer tree (image layers and text layers) and rendered
-/// by Origami itself. Frames are read one at a time and shrunk to thumbnails, so memory holds the sheet and
-/// its thumbnails, never all the frames.
+/// A labelled grid of thumbnails — a sweep's variants, an animation's film strip — composed as a layer tree
+/// (image layers and text layers) and rendered by Origami itself. Callers shrink each frame to a thumbnail as
+/// it arrives, so memory holds the sheet and its thumbnails, never all the frames.
 struct ContactSheet {
     let sweep: Sweep
     let frames: URL
@@ -14,7 +14,7 @@ struct ContactSheet {
     static let maxSide = 8192
     static let fontSize = 11.0
 
-    /// Where the cells go. It depends only on the sweep's shape, `--thumbnail` and the frames' size, so the
+    /// Where the cells go. It depends only on the grid's shape, the thumbnail size and the frames' size, so the
     /// sheet's size is known before any frame is rendered.
     struct Layout {
         let count: Int
@@ -27,20 +27,33 @@ struct ContactSheet {
         /// The tallest thumbnail.
         var cellHeight: Double
 
-        /// `frame`: the frames' size in pixels, when known, to size the thumbnails.
-        init(sweep: Sweep, thumbnail: Int, frame: (width: Int, height: Int)?) {
-            count = sweep.variantCount
-            let lastCount = sweep.parameters.last?.values.count ?? count
-            columns = max(1, lastCount > 1 && lastCount <= 12 ? lastCount : Int(Double(count).squareRoot().rounded(.up)))
+        /// `count` cells of `labelLines` lines each; `preferredColumns` when it is between 2 and 12, else a
+        /// square-ish grid. `frame`: the frames' size in pixels, when known, to size the thumbnails.
+        init(count: Int, preferredColumns: Int, labelLines: Int, thumbnail: Int, frame: (width: Int, height: Int)?) {
+            self.count = count
+            columns = max(1, preferredColumns > 1 && preferredColumns <= 12 ? preferredColumns
+                                                                            : Int(Double(count).squareRoot().rounded(.up)))
             rows = (count + columns - 1) / columns
-            labelHeight = Double(sweep.parameters.count) * ContactSheet.fontSize * 1.3 + 6
+            labelHeight = Double(labelLines) * ContactSheet.fontSize * 1.3 + 6
             cell = max(16, Double(min(thumbnail, ContactSheet.maxSide / columns - Int(gap))))
             let side = Int(cell)
             cellHeight = frame.map { Double(Bitmap.shrunkSize(width: $0.width, height: $0.height, toFit: side).height) } ?? cell
         }
 
+        /// A sweep's grid: one column per value of its last parameter.
+        init(sweep: Sweep, thumbnail: Int, frame: (width: Int, height: Int)?) {
+            let lastCount = sweep.parameters.last?.values.count ?? sweep.variantCount
+            self.init(count: sweep.variantCount, preferredColumns: lastCount, labelLines: sweep.parameters.count,
+                      thumbnail: thumbnail, frame: frame)
+        }
+
         var width: Double { gap + Double(columns) * (cell + gap) }
         var height: Double { gap + Double(rows) * (cellHeight + labelHeight + gap) }
+
+        /// The sheet in whole pixels, rounded as the renderer sizes a canvas (forgiving the rounding in the sums).
+        var pixelSize: (width: Int, height: Int) {
+            (Int((width - 1e-9).rounded(.up)), Int((height - 1e-9).rounded(.up)))
+        }
 
         /// The top-left corner of cell `i` (0-based).
         func origin(of i: Int) -> CGPoint {
@@ -49,17 +62,25 @@ struct ContactSheet {
     }
 
     func write(to url: URL) throws {
-        var layout = Layout(sweep: sweep, thumbnail: thumbnail, frame: nil)
+        let layout = Layout(sweep: sweep, thumbnail: thumbnail, frame: nil)
         // Thumbnails keep their frame's aspect ratio inside a cell × cell square.
         var thumbs: [Bitmap] = []
         for v in 1...layout.count {
             let frame = try Bitmap(contentsOfPNG: frames.appendingPathComponent(sweep.frameName(v) + ".png"))
             thumbs.append(frame.shrunk(toFit: Int(layout.cell)))
         }
+        try Self.write(thumbs, labels: (1...layout.count).map { "#\($0)  " + sweep.label(ofVariant: $0) },
+                       layout: layout, to: url, protecting: sweep.protectedFiles)
+    }
+
+    /// Renders `thumbs` (each already shrunk to fit `layout.cell`) with their labels into a PNG at `url`.
+    static func write(_ thumbs: [Bitmap], labels: [String], layout: Layout, to url: URL,
+                      protecting protectedFiles: [ProtectedFile]) throws {
+        var layout = layout
         layout.cellHeight = Double(thumbs.map(\.height).max() ?? Int(layout.cell))
         let root = Layer(frame: CGRect(x: 0, y: 0, width: layout.width, height: layout.height))
         root.backgroundColor = .white
-        for (i, thumb) in thumbs.enumerated() {
+        for (i, (thumb, text)) in zip(thumbs, labels).enumerated() {
             let o = layout.origin(of: i)
             let image = Layer(frame: CGRect(x: o.x + (layout.cell - Double(thumb.width)) / 2, y: o.y,
                                             width: Double(thumb.width), height: Double(thumb.height)))
@@ -68,14 +89,14 @@ struct ContactSheet {
             image.borderColor = Color(white: 0.8)
             let label = TextLayer()
             label.frame = CGRect(x: o.x, y: o.y + layout.cellHeight + 3, width: layout.cell, height: layout.labelHeight)
-            label.string = "#\(i + 1)  " + sweep.label(ofVariant: i + 1)
-            label.fontSize = Self.fontSize
+            label.string = text
+            label.fontSize = fontSize
             label.foregroundColor = Color(white: 0.15)
             try root.addSublayer(image)
             try root.addSublayer(label)
         }
         try Renderer.write(root, size: CGSize(width: layout.width, height: layout.height), to: url, format: .png,
-                           protecting: sweep.protectedFiles)
+                           protecting: protectedFiles)
     }
 }
 

@@ -123,19 +123,10 @@ public struct Sweep: Sendable {
     /// limits with these options, naming the command-line options that change their size.
     public func checkSizes(options: RenderOptions, thumbnail: Int) throws(SweepError) {
         let frame: (width: Int, height: Int)
-        do {
-            frame = try options.limits.pixelSize(scene.canvas.size, scale: options.scale, supersample: options.supersample)
-        } catch {
-            let w = Int((Double(scene.canvas.size.width) * options.scale).rounded(.up))
-            let h = Int((Double(scene.canvas.size.height) * options.scale).rounded(.up))
-            let ss = options.supersample > 1 ? ", drawn at \(options.supersample)× that to supersample" : ""
-            throw SweepError("each frame would be \(w)×\(h) pixels\(ss), over the limit of \(options.limits.maxCanvasSide) pixels a side and \(options.limits.maxCanvasPixels / 1_048_576) Mpx",
-                             hint: "lower --scale (now \(format(options.scale)))" + (options.supersample > 1 ? " or --supersample (now \(options.supersample))" : ""))
-        }
+        do { frame = try scene.frameSize(options: options) } catch { throw SweepError(error.message, hint: error.hint) }
         let layout = ContactSheet.Layout(sweep: self, thumbnail: thumbnail, frame: frame)
         let limits = RenderLimits.default
-        // Rounded as the renderer sizes a canvas, forgiving the rounding in the sums.
-        let width = Int((layout.width - 1e-9).rounded(.up)), height = Int((layout.height - 1e-9).rounded(.up))
+        let (width, height) = layout.pixelSize
         guard max(width, height) > limits.maxCanvasSide || Double(width) * Double(height) > Double(limits.maxCanvasPixels) else { return }
         var hint = "lower --thumbnail (now \(thumbnail))"
         if layout.cellHeight < layout.cell { hint += " or --scale (now \(format(options.scale)))" }

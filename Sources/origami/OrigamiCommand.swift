@@ -13,7 +13,7 @@ struct OrigamiCommand: ParsableCommand {
             A scene file (YAML or JSON) describes a canvas and a tree of layers, transform layers and solids.
             Transforms are operation lists applied like the book's code: [perspective 500, rotate x -45].
             """,
-        subcommands: [RenderCommand.self, SweepCommand.self, HitCommand.self, HitMapCommand.self, InspectCommand.self]
+        subcommands: [RenderCommand.self, AnimateCommand.self, SweepCommand.self, HitCommand.self, HitMapCommand.self, InspectCommand.self]
     )
 
     static func main() {

@@ -136,7 +136,7 @@ struct SweepCommand: ParsableCommand {
                                                    protecting: description.protectedFiles)
                 for out in outputs { checkWritable(out, protecting: description.protectedFiles) }
                 let variants = sweep.variants(shard: batchShard)
-                let bar = ProgressBar(total: variants.count)
+                let bar = ProgressBar(total: variants.count, label: "sweep", unit: "variants")
                 try sweep.render(variants: variants, into: folder, options: options, jobs: jobs) { bar.update($0) }
                 bar.finish()
                 if shard != nil {
@@ -157,29 +157,5 @@ extension PictureOptions {
     func renderOptions(for description: SceneDescription) -> RenderOptions {
         RenderOptions(scale: scale ?? description.canvas.scale, supersample: supersample,
                       background: description.canvas.background, pngCompression: pngCompression)
-    }
-}
-
-/// A one-line progress bar on standard error when it is a terminal; silent otherwise.
-final class ProgressBar: @unchecked Sendable {
-    private let total: Int
-    private let enabled = isatty(STDERR_FILENO) == 1
-    private let lock = NSLock()
-
-    init(total: Int) { self.total = total }
-
-    func update(_ done: Int) {
-        guard enabled, total > 0 else { return }
-        lock.withLock {
-            let width = 30
-            let filled = done * width / total
-            let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-            FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)".utf8))
-        }
-    }
-
-    func finish() {
-        guard enabled else { return }
-        FileHandle.standardError.write(Data("\n".utf8))
     }
 }

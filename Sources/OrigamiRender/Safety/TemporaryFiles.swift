@@ -57,7 +57,7 @@ public enum TemporaryFiles {
         }
     }
 
-    private static func register(_ path: String) -> UnsafeMutablePointer<CChar>? {
+    fileprivate static func register(_ path: String) -> UnsafeMutablePointer<CChar>? {
         guard let copy = strdup(path) else { return nil }
         let bits = Int(bitPattern: copy)
         for i in 0..<capacity
@@ -69,7 +69,7 @@ public enum TemporaryFiles {
         return nil
     }
 
-    private static func unregister(_ copy: UnsafeMutablePointer<CChar>?) {
+    fileprivate static func unregister(_ copy: UnsafeMutablePointer<CChar>?) {
         guard let copy else { return }
         let bits = Int(bitPattern: copy)
         for i in 0..<capacity
@@ -98,13 +98,79 @@ public enum TemporaryFiles {
 
     struct Failure: Error { let message: String }
 
-    private static func failure(_ what: String) -> Failure {
+    fileprivate static func failure(_ what: String) -> Failure {
         Failure(message: "\(what): \(String(cString: strerror(errno)))")
     }
 
     /// Writes `data` to a new temporary file beside `target`, gives it `existing`'s mode (and owner and group
     /// where permitted), syncs it and renames it over `target`. The temporary file is gone when this returns.
     static func write(_ data: Data, replacing target: String, existing: stat?) throws(Failure) {
+        let file = try create(beside: target)
+        do throws(Failure) {
+            try fill(file.fd, with: data)
+            try file.commit(replacing: target, existing: existing)
+        } catch {
+            file.discard()
+            throw error
+        }
+    }
+
+    /// A temporary file beside its destination, filled a piece at a time (a GIF frame by frame, ffmpeg's
+    /// output) and renamed over the destination by `commit`, or removed by `discard`. Registered for removal
+    /// on SIGINT, SIGTERM and SIGHUP as long as it exists.
+    final class Pending {
+        let path: String
+        fileprivate(set) var fd: Int32
+        private var registered: UnsafeMutablePointer<CChar>?
+
+        fileprivate init(path: String, fd: Int32, registered: UnsafeMutablePointer<CChar>?) {
+            self.path = path; self.fd = fd; self.registered = registered
+        }
+
+        func append(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
+            guard fd >= 0 else { throw Failure(message: "the file is closed") }
+            try TemporaryFiles.fill(fd, bytes)
+        }
+
+        /// Gives the file `existing`'s mode (and owner and group where permitted), syncs it and renames it over
+        /// `target`. On failure the temporary file is removed.
+        func commit(replacing target: String, existing: stat?) throws(Failure) {
+            guard fd >= 0 else { throw Failure(message: "the file is closed") }
+            do throws(Failure) {
+                if let existing {
+                    // Owner first: changing it may clear set-id bits that the mode then restores.
+                    if existing.st_uid != geteuid() || existing.st_gid != getegid() {
+                        _ = fchown(fd, existing.st_uid, existing.st_gid)
+                    }
+                    guard fchmod(fd, existing.st_mode & 0o7777) == 0 else { throw failure("cannot set the mode") }
+                }
+                guard fsync(fd) == 0 else { throw failure("cannot sync") }
+                let closed = close(fd)
+                fd = -1
+                guard closed == 0 else { throw failure("cannot write") }
+                guard rename(path, target) == 0 else { throw failure("cannot replace \(target)") }
+            } catch {
+                discard()
+                throw error
+            }
+            unregister(registered)
+            registered = nil
+        }
+
+        /// Removes the temporary file (nothing happens once it is committed or discarded).
+        func discard() {
+            guard fd >= 0 || registered != nil else { return }
+            if fd >= 0 { close(fd); fd = -1 }
+            unlink(path)
+            unregister(registered)
+            registered = nil
+        }
+
+        deinit { discard() }
+    }
+
+    /// Creates `.NAME.origami-tmp-XXXXXX` beside `target`, registered for removal on a termination signal.
+    static func create(beside target: String) throws(Failure) -> Pending {
         let folder = (target as NSString).deletingLastPathComponent
         let name = (target as NSString).lastPathComponent
         // Keep the temporary name within NAME_MAX (255 bytes) however long the destination's name is.
@@ -136,43 +202,28 @@ public enum TemporaryFiles {
             unregister(registered)
             throw error
         }
-        defer { unregister(registered) }
-        do throws(Failure) {
-            try fill(fd, with: data)
-            if let existing {
-                // Owner first: changing it may clear set-id bits that the mode then restores.
-                if existing.st_uid != geteuid() || existing.st_gid != getegid() {
-                    _ = fchown(fd, existing.st_uid, existing.st_gid)
-                }
-                guard fchmod(fd, existing.st_mode & 0o7777) == 0 else { throw failure("cannot set the mode") }
-            }
-            guard fsync(fd) == 0 else { throw failure("cannot sync") }
-            let closed = close(fd)
-            fd = -1
-            guard closed == 0 else { throw failure("cannot write") }
-            guard rename(temporary, target) == 0 else { throw failure("cannot replace \(target)") }
-        } catch {
-            if fd >= 0 { close(fd) }
-            unlink(temporary)
-            throw error
-        }
+        return Pending(path: temporary, fd: fd, registered: registered)
     }
 
     private static func fill(_ fd: Int32, with data: Data) throws(Failure) {
         let problem: Failure? = data.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return nil }
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(fd, base + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return failure("cannot write")
-                }
-                offset += n
-            }
+            do throws(Failure) { try fill(fd, raw) } catch { return error }
             return nil
         }
         if let problem { throw problem }
+    }
+
+    fileprivate static func fill(_ fd: Int32, _ raw: UnsafeRawBufferPointer) throws(Failure) {
+        guard let base = raw.baseAddress else { return }
+        var offset = 0
+        while offset < raw.count {
+            let n = Glibc.write(fd, base + offset, raw.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw failure("cannot write")
+            }
+            offset += n
+        }
     }
 
     private static func randomSuffix() -> String {

@@ -56,6 +56,19 @@ public struct WritableDestination: Sendable {
         }
     }
 
+    /// Starts writing the destination a piece at a time (an animation frame by frame, or another program's
+    /// output): the bytes go to a temporary file beside it, which `OutputFile.commit()` renames over it after
+    /// checking the destination again, and which is removed on `discard()`, on a termination signal, or when the
+    /// `OutputFile` is released uncommitted.
+    public func open() throws(RenderError) -> OutputFile {
+        let target = try resolve()
+        do {
+            return OutputFile(destination: self, pending: try TemporaryFiles.create(beside: target.path))
+        } catch let reason {
+            throw .writeFailed(path: url.path, reason: reason.message)
+        }
+    }
+
     /// The suffix every temporary file carries (`.NAME.origami-tmp-XXXXXX`): what a user looks for after a
     /// `kill -9`.
     public static let temporaryMarker = ".origami-tmp-"
@@ -133,4 +146,49 @@ public struct WritableDestination: Sendable {
         }
         throw fail("too many levels of symbolic links")
     }
+}
+
+/// An output being written a piece at a time (see `WritableDestination.open()`). Not thread-safe: one writer.
+public final class OutputFile: @unchecked Sendable {
+    public let destination: WritableDestination
+    private let pending: TemporaryFiles.Pending
+
+    init(destination: WritableDestination, pending: TemporaryFiles.Pending) {
+        self.destination = destination; self.pending = pending
+    }
+
+    /// The temporary file's path, for a program that writes it itself (ffmpeg): it exists, empty, until
+    /// `commit` or `discard`.
+    public var temporaryPath: String { pending.path }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(RenderError) {
+        do { try pending.append(bytes) } catch let reason {
+            pending.discard()
+            throw .writeFailed(path: destination.url.path, reason: reason.message)
+        }
+    }
+
+    public func write(_ data: Data) throws(RenderError) {
+        var problem: RenderError?
+        data.withUnsafeBytes { raw in
+            do throws(RenderError) { try write(raw) } catch { problem = error }
+        }
+        if let problem { throw problem }
+    }
+
+    /// Checks the destination again (it may have changed while the output was written) and renames the
+    /// temporary file over it, giving it the mode of the file it replaces.
+    public func commit() throws(RenderError) {
+        let target: WritableDestination.Target
+        do { target = try destination.resolve() } catch {
+            pending.discard()
+            throw error
+        }
+        do { try pending.commit(replacing: target.path, existing: target.existing) } catch let reason {
+            throw .writeFailed(path: destination.url.path, reason: reason.message)
+        }
+    }
+
+    /// Removes the temporary file; the destination is untouched.
+    public func discard() { pending.discard() }
 }

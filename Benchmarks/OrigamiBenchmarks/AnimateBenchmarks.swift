@@ -1,0 +1,111 @@
+import Foundation
+import Origami
+import OrigamiRender
+import OrigamiScene
+
+/// `origami animate`'s work: a 400×400 turntable of `Models/lit-cube.yaml` (the book's lit cube with its digit
+/// faces; issue 15), rendered through `FramePipeline` on every core against a serial loop, and the GIF
+/// encoder's share of the time.
+///
+/// Until time lands, the turntable turns the `cube` solid about y on the model, frame by frame: the work per
+/// frame (snapshot, BSP, lighting, painting) is what an animation's frame at a time costs.
+enum AnimateBenchmarks {
+    static let frames = 120
+
+    /// One thread's turntable: its own layer tree, instantiated from the decoded scene as `animate` does.
+    struct Turntable {
+        let scene: Scene
+        let cube: Layer
+        let options: RenderOptions
+
+        init(_ description: SceneDescription) throws {
+            scene = try description.instantiate()
+            guard let cube = scene.layer(named: "cube") else { throw BenchError("lit-cube.yaml has no `cube`") }
+            self.cube = cube
+            options = RenderOptions(scale: 1, background: scene.canvas.background)
+        }
+
+        func frame(_ i: Int) throws -> Bitmap {
+            cube.transform = Transform3D(rotationAngle: 2 * .pi * Double(i) / Double(frames), x: 0, y: 1, z: 0)
+            let image = try Renderer.render(scene.root, size: scene.canvas.size, options: options)
+            guard let bitmap = image.bitmap else { throw BenchError("empty frame") }
+            return bitmap
+        }
+    }
+
+    static func pipeline<T: Sendable>(_ description: SceneDescription, jobs: Int,
+                                      prepare: @escaping @Sendable (Bitmap) throws -> T,
+                                      deliver: (Int, T) throws -> Void) throws {
+        // The window `SceneDescription.renderFrames` gives 400×400 frames (256 MiB ÷ 1.25 MiB, at most 64).
+        try FramePipeline.run(count: frames, jobs: jobs, window: 64, makeWorker: { try Turntable(description) },
+                              render: { t, i in try prepare(t.frame(i)) }, deliver: deliver)
+    }
+
+    /// Run last: it tunes the process's allocator as `origami animate` does (`keepLargeBuffersInTheHeap`).
+    static func run(_ h: Harness, models: String) throws {
+        FramePipeline.keepLargeBuffersInTheHeap()
+        let group = "animate"
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let description = try SceneDescription.load(contentsOf: URL(fileURLWithPath: models).appendingPathComponent("lit-cube.yaml"))
+        let serial = try Turntable(description)
+        var sum: UInt64 = 0
+        func checksum(_ frame: Bitmap) { sum = sum &* 31 &+ UInt64(frame.pixels[frame.pixels.count / 2]) }
+
+        let turntable = "turntable \(frames) frames 400², FramePipeline on \(cores) cores"
+        try h.row(group, turntable, baseline: "the same frames in a serial loop", target: "≤ 0.59× (≥ 1.7× on 2 cores)",
+                  samples: 5) {
+            try pipeline(description, jobs: cores, prepare: { $0 }) { _, f in checksum(f) }
+        } against: {
+            // Like for like: `--jobs 1` instantiates its one layer tree too.
+            let own = try Turntable(description)
+            for i in 0..<frames { checksum(try own.frame(i)) }
+        }
+        annotate(h, turntable) { String(format: "%.1f fps against %.1f fps serial: %.2f× faster", fps($0.median), fps($0.baselineMedian),
+                                        seconds($0.baselineMedian) / seconds($0.median)) }
+
+        // The encoder alone: quantizing and LZW-compressing the frames, against rendering them.
+        let rendered = try (0..<frames).map { try serial.frame($0) }
+        let gif = FileManager.default.temporaryDirectory.appendingPathComponent("origami-bench-\(getpid()).gif")
+        defer { try? FileManager.default.removeItem(at: gif) }
+        let encoding = "GIF encoding of the \(frames) turntable frames (median cut + giflib), one thread"
+        try h.row(group, encoding, baseline: "rendering them, serially", samples: 5) {
+            try encode(rendered, to: gif)
+        } against: {
+            for i in 0..<frames { checksum(try serial.frame(i)) }
+        }
+        annotate(h, encoding) { String(format: "the encoder's share of serial animate work: %.0f%%; %.1f ms a frame",
+                                       100 * seconds($0.median) / (seconds($0.median) + seconds($0.baselineMedian)),
+                                       1000 * seconds($0.median) / Double(frames)) }
+
+        let endToEnd = "turntable → GIF on \(cores) cores (what `origami animate` does)"
+        try h.row(group, endToEnd, baseline: "the same render on \(cores) cores, frames discarded", samples: 5) {
+            // Quantizing on the rendering threads, LZW in order on this one, as `origami animate` does.
+            let writer = try GIFWriter(destination: WritableDestination(gif), width: 400, height: 400, fps: 24)
+            try pipeline(description, jobs: cores, prepare: writer.preparation) { _, f in try writer.add(prepared: f) }
+            try writer.finish()
+        } against: {
+            try pipeline(description, jobs: cores, prepare: { $0 }) { _, f in checksum(f) }
+        }
+        annotate(h, endToEnd) { String(format: "%.1f fps to GIF; the encoder adds %.0f%% to the wall time",
+                                       fps($0.median), 100 * (seconds($0.median) / seconds($0.baselineMedian) - 1)) }
+        blackHole(sum)
+    }
+
+    static func encode(_ frames: [Bitmap], to url: URL) throws {
+        let writer = try GIFWriter(destination: WritableDestination(url), width: 400, height: 400, fps: 24)
+        for f in frames { try writer.add(f) }
+        try writer.finish()
+    }
+
+    /// Notes from the row's medians (the harness measures first; a filtered-out row is not there).
+    static func annotate(_ h: Harness, _ name: String, _ note: (Row) -> String) {
+        guard let i = h.rows.lastIndex(where: { $0.name == name }) else { return }
+        h.rows[i].note = note(h.rows[i])
+    }
+
+    static func fps(_ d: Duration) -> Double { Double(frames) / seconds(d) }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    }
+}
