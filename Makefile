@@ -19,13 +19,21 @@ bootstrap:
 build: bootstrap
 	$(SWIFT) build -c release --product origami
 
-# Renders every scene in Models/ into Renders/ (PNG, at the scene's own canvas size and scale).
+# Renders every scene in Models/ into Renders/ (PNG, at the scene's own canvas size and scale); a scene with
+# animations also as an animated GIF of one cycle at 15 fps; and the tilt × light experiment's sweep, keeping two
+# of its plots (Renders/plots/).
 demo: build
-	@mkdir -p Renders
+	@mkdir -p Renders Renders/plots
 	@for m in Models/*.yaml; do \
 	  .build/release/origami render "$$m" -o "Renders/$$(basename "$${m%.yaml}").png" --png-compression smallest >/dev/null || exit 1; \
+	  if grep -q '^ *animations:' "$$m"; then \
+	    .build/release/origami animate "$$m" -o "Renders/$$(basename "$${m%.yaml}").gif" --fps 15 --quiet >/dev/null || exit 1; \
+	  fi; \
 	done
-	@echo "Rendered $$(ls Models/*.yaml | wc -l) models into Renders/"
+	@tmp=$$(mktemp -d) && .build/release/origami sweep Models/tilt-light-experiment.yaml -o "$$tmp/sweep" --quiet >/dev/null \
+	  && cp "$$tmp/sweep/plots/brightness-vs-tilt.png" "$$tmp/sweep/plots/heatmap-brightness-top-tilt-rise.png" Renders/plots/ \
+	  && rm -rf "$$tmp"
+	@echo "Rendered $$(ls Models/*.yaml | wc -l) models into Renders/ ($$(ls Renders/*.gif | wc -l) animated)"
 
 test: bootstrap
 	$(SWIFT) build --build-tests

@@ -56,6 +56,9 @@ struct SweepCommand: ParsableCommand {
     @Flag(help: "Clear another sweep's frames and outputs from the output folder before rendering.")
     var force = false
 
+    @Flag(help: "Print no progress.")
+    var quiet = false
+
     @Option(help: "Worker threads (default: every core).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
@@ -136,7 +139,7 @@ struct SweepCommand: ParsableCommand {
                                                    protecting: description.protectedFiles)
                 for out in outputs { checkWritable(out, protecting: description.protectedFiles) }
                 let variants = sweep.variants(shard: batchShard)
-                let bar = ProgressBar(total: variants.count, label: "sweep", unit: "variants")
+                let bar = ProgressBar(total: variants.count, label: "sweep", unit: "variants", quiet: quiet)
                 try sweep.render(variants: variants, into: folder, options: options, jobs: jobs) { bar.update($0) }
                 bar.finish()
                 if shard != nil {

@@ -1,4 +1,6 @@
 import Foundation
+import Origami
+import OrigamiRender
 import Testing
 import TestSupport
 
@@ -189,7 +191,6 @@ struct AnimateCommandTests {
 
     @Test("time ranges and frame counts are checked", arguments: [
         (["--from", "2", "--to", "1"], "Error: --from (2 s) must be before --to (1 s).\n"),
-        ([], "Error: Give --to (the end of the time range, in seconds) or --frames.\n"),
         (["--to", "1", "--frames", "3"], "Error: Give --to or --frames, not both.\n"),
         (["--to", "1000"], "Error: the animation would have 30000 frames, more than the limit of 10000; shorten --from…--to, lower --fps, or raise --max-frames.\n"),
         (["--frames", "0"], "Error: --frames must be at least 1.\n"),
@@ -199,6 +200,32 @@ struct AnimateCommandTests {
         let r = try OrigamiCommand.run(["animate", "Models/lit-cube.yaml", "-o", "/nonexistent/a.gif"] + options)
         #expect(r.status == 64)
         #expect(r.stderr.hasPrefix(message), "\(r.stderr)")
+    }
+
+    @Test("without --to or --frames, a scene with no animations is refused (nothing written)")
+    func noAnimationsNoDefaultRange() throws {
+        let r = try OrigamiCommand.run(["animate", "Models/lit-cube.yaml", "-o", "/nonexistent/a.gif"])
+        #expect(r.status == 1)
+        #expect(r.stderr == "error: Models/lit-cube.yaml has no animations, so there is no time range to default to; give --to (seconds) or --frames\n")
+    }
+
+    /// The turntable turns once in 6 s, repeating for ever: by default one cycle, 6 s × 2 fps = 12 frames, and
+    /// frame i is the scene at i / 2 s — frame 4 (t = 1.5 s) is exactly what `render --time 1.5` draws.
+    @Test("the default range is one cycle of the scene's animations, each frame the scene at its time")
+    func defaultRangeAndFrameTimes() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("origami-animate-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try OrigamiCommand.run(["animate", "Models/turntable.yaml", "-o", dir.path + "/", "--fps", "2", "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try SpecialFiles.entries(dir).count == 12)
+        let still = dir.appendingPathComponent("still.png")
+        let s = try OrigamiCommand.run(["render", "Models/turntable.yaml", "-o", still.path, "--time", "1.5"])
+        #expect(s.status == 0, "\(s.stderr)")
+        let frame = try Bitmap(contentsOfPNG: dir.appendingPathComponent("frame-0004.png"))
+        let rendered = try Bitmap(contentsOfPNG: still)
+        #expect(frame.pixels == rendered.pixels)
+        let first = try Bitmap(contentsOfPNG: dir.appendingPathComponent("frame-0001.png"))
+        #expect(first.pixels != rendered.pixels)
     }
 
     @Test("outputs whose format cannot be told, read-only files and the scene itself are refused, untouched")
