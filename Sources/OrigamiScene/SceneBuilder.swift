@@ -16,6 +16,9 @@ struct SceneBuilder {
     /// The solids built to check the file, by key path: the first instantiation can use them rather than build
     /// each again (a polyhedron's build is not cheap).
     private(set) var builtSolids: [String: Solid] = [:]
+    /// Each layer's constraints with where their `relativeTo` is written, by the layer's key path, checked once
+    /// its siblings are read (`checkConstraints`).
+    var constraintSources: [String: [(Constraint, SceneValue)]] = [:]
 
     init(reader: SceneReader, baseURL: URL?, limits: SceneLimits, images: ImageLoading = .decode) {
         self.reader = reader; self.baseURL = baseURL; self.limits = limits
@@ -30,6 +33,7 @@ struct SceneBuilder {
         "sublayerTransform", "geometryFlipped", "masksToBounds", "doubleSided", "hidden", "opacity",
         "backgroundColor", "borderWidth", "borderColor", "cornerRadius", "contents", "contentsGravity",
         "contentsScale", "allowsHitTesting", "sublayers", "lighting", "animations", "speed", "beginTime", "timeOffset",
+        "autoresizingMask", "constraints", "layoutManager", "resize",
     ]
     static let textKeys = ["string", "fontFamily", "fontSize", "fontWeight", "italic", "foregroundColor", "alignment",
                            "verticallyCentered"]
@@ -57,6 +61,7 @@ struct SceneBuilder {
                 if let layer = readLayer(item, depth: 1) { layers.append(layer) }
             }
         }
+        checkConstraints(of: layers, superlayerHasManager: false, superlayerPath: nil)
         let sweep = object["sweep"].map { readSweep($0, parameters: parameters) } ?? []
         guard let canvas else { return nil }
         return SceneDescription(url: url, file: reader.file, canvas: canvas, layers: layers, summary: summary,
@@ -287,7 +292,16 @@ struct SceneBuilder {
         if let z = o["zPosition"]?.number() { layer.settings.append(.zPosition(z)) }
         if let t = o["sublayerTransform"].flatMap(readTransform) { layer.settings.append(.sublayerTransform(t)) }
         if let b = o["geometryFlipped"]?.bool() { layer.settings.append(.geometryFlipped(b)) }
+        if let m = o["autoresizingMask"].flatMap(readAutoresizingMask) { layer.settings.append(.autoresizingMask(m)) }
+        if let v = o["constraints"], let cs = readConstraints(v) {
+            constraintSources[value.path] = cs
+            layer.settings.append(.constraints(cs.map(\.0)))
+        }
+        let manager = o["layoutManager"]?.choice(Self.layoutManagers)
+        if manager == "constraints" { layer.settings.append(.constraintLayoutManager) }
         readLooks(o, into: &layer, depth: depth)
+        checkConstraints(of: layer.sublayers, superlayerHasManager: manager == "constraints", superlayerPath: value.path)
+        if let r = o["resize"]?.size() { layer.resize = r }
         if let solid { readFaces(o, of: solid, into: &layer, depth: depth) }
         return layer
     }
@@ -481,6 +495,7 @@ struct SceneBuilder {
             var faceDescription = description(of: index, at: value)
             if let n = looks["name"], let name = claimName(n) { faceDescription.name = name }
             readLooks(looks, into: &faceDescription, depth: depth)
+            checkConstraints(of: faceDescription.sublayers, superlayerHasManager: false, superlayerPath: value.path)
             described[index] = faceDescription
         }
     }

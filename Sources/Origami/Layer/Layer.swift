@@ -134,9 +134,15 @@ open class Layer {
     /// to the minimum edges. Corresponds to `CALayer.autoresizingMask`.
     public var autoresizingMask: AutoresizingMask = []
     /// Constraints applied by the superlayer's `ConstraintLayoutManager`. Corresponds to `CALayer.constraints`.
-    public var constraints: [Constraint] = []
-    /// Lays out the sublayers in `layoutSublayers()`. Corresponds to `CALayer.layoutManager`.
-    public var layoutManager: (any LayoutManager)?
+    /// Setting them asks the superlayer for layout.
+    public var constraints: [Constraint] = [] {
+        didSet { superlayer?.setNeedsLayout() }
+    }
+    /// Lays out the sublayers in `layoutSublayers()`. Corresponds to `CALayer.layoutManager`. Setting it asks
+    /// for layout.
+    public var layoutManager: (any LayoutManager)? {
+        didSet { setNeedsLayout() }
+    }
     /// The last layout problem (for example a constraint cycle) met by `layoutIfNeeded()`; `nil` when the
     /// last layout succeeded.
     public internal(set) var layoutError: LayoutError?
@@ -144,6 +150,8 @@ open class Layer {
     /// Called by `layoutIfNeeded()` when the layer needs layout; the default calls `layoutSublayers()`.
     public var layoutHandler: ((Layer) -> Void)?
     public internal(set) var needsLayout = false
+    /// This layer or one below it needs layout (see `setNeedsLayout()`).
+    @exclusivity(unchecked) var subtreeNeedsLayout = false
 
     public init() {}
 
