@@ -19,6 +19,8 @@ struct SceneBuilder {
     /// Each layer's constraints with where their `relativeTo` is written, by the layer's key path, checked once
     /// its siblings are read (`checkConstraints`).
     var constraintSources: [String: [(Constraint, SceneValue)]] = [:]
+    /// Where each layer's `constraints` list is written, by the layer's key path.
+    var constraintLists: [String: SceneValue] = [:]
 
     init(reader: SceneReader, baseURL: URL?, limits: SceneLimits, images: ImageLoading = .decode) {
         self.reader = reader; self.baseURL = baseURL; self.limits = limits
@@ -295,6 +297,7 @@ struct SceneBuilder {
         if let m = o["autoresizingMask"].flatMap(readAutoresizingMask) { layer.settings.append(.autoresizingMask(m)) }
         if let v = o["constraints"], let cs = readConstraints(v) {
             constraintSources[value.path] = cs
+            constraintLists[value.path] = v
             layer.settings.append(.constraints(cs.map(\.0)))
         }
         let manager = o["layoutManager"]?.choice(Self.layoutManagers)

@@ -76,8 +76,8 @@ extension SceneBuilder {
             for s in constrained {
                 let hint = superlayerPath.map { "add `layoutManager: constraints` to the superlayer at \($0), as listing 4-2 sets `theLayer.layoutManager`" }
                     ?? "put these layers in a container layer with `layoutManager: constraints`"
-                reader.report(constraintSources[s.keyPath]?.first?.1, "constraints are applied by the superlayer's layout manager, and it has none",
-                              hint: hint, path: "\(s.keyPath).constraints")
+                reader.report(constraintLists[s.keyPath], "constraints are applied by the superlayer's layout manager, and it has none",
+                              hint: hint)
             }
             return
         }
