@@ -82,10 +82,11 @@ extension SceneBuilder {
             return
         }
         let names = siblings.compactMap(\.name)
+        let nameSet = Set(names)
         var edges: [String: [(String, SceneValue)]] = [:]   // name → the siblings its constraints read
         for s in constrained {
             for (c, at) in constraintSources[s.keyPath] ?? [] where c.sourceName != "superlayer" {
-                guard names.contains(c.sourceName) else {
+                guard nameSet.contains(c.sourceName) else {
                     let hint = closestMatch(to: c.sourceName, in: names + ["superlayer"]).map { "did you mean `\($0)`?" }
                         ?? (names.isEmpty ? "no sibling has a name: use `superlayer`, or name the sibling"
                                           : "`superlayer` or a sibling: \(names.joined(separator: ", "))")

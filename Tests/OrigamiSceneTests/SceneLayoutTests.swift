@@ -162,4 +162,16 @@ struct SceneLayoutTests {
         let resize = try single("canvas: {size: [10, 10]}\nlayers: [{resize: [-1, 5]}]")
         #expect(resize.message == "size [-1, 5] must be non-negative")
     }
+
+    /// 5 000 siblings, each 1 wide with its minX at the previous one's maxX: l0 spans 0…1, so l(i) starts at i.
+    /// The reader's checks and the layout are linear enough to take this in stride.
+    @Test func aLongChainOfConstraints() throws {
+        var text = "canvas: {size: [10, 10]}\nlayers:\n  - layoutManager: constraints\n    sublayers:\n"
+        text += "      - {name: l0, frame: [0, 0, 1, 1]}\n"
+        for i in 1..<5000 {
+            text += "      - {name: l\(i), bounds: [0, 0, 1, 1], constraints: [{attribute: minX, relativeTo: l\(i - 1), sourceAttribute: maxX}]}\n"
+        }
+        let scene = try Scene.decode(text, file: "s.yaml")
+        #expect(scene.layer(named: "l4999")?.frame.minX == 4999)
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Origami
+import Synchronization
 import Testing
 import TestSupport
 
@@ -104,4 +105,26 @@ struct LayoutBeforeReadingTests {
         #expect(p.firstLayoutError()?.layer === p)
         #expect(a.frame == CGRect(x: 1, y: 2, width: 3, height: 4))
     }
+
+    /// Hit testing may read one tree from several threads at once: the first reader lays the tree out while the
+    /// others wait, so the layout handler runs once and every thread finds B at (200, 68.75).
+    @Test func readersOnSeveralThreadsLayOutOnce() async throws {
+        let (theLayer, _, layerB) = try listing()
+        let calls = Calls()
+        nonisolated(unsafe) let root = theLayer, b = layerB
+        root.layoutHandler = { layer in
+            calls.count.withLock { $0 += 1 }
+            layer.layoutSublayers()
+        }
+        let answers = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<4 { group.addTask { root.hitTest(CGPoint(x: 200, y: 68.75)) === b } }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(answers == [true, true, true, true])
+        #expect(calls.count.withLock { $0 } == 1)
+    }
+}
+
+private final class Calls: Sendable {
+    let count = Mutex(0)
 }

@@ -165,17 +165,23 @@ extension Layer {
                 if let handler = l.layoutHandler { handler(l) } else { l.layoutSublayers() }
             }
             // Cleared after the layout, so the sublayers it resized find the flag set and stop their walk up here.
-            l.subtreeNeedsLayout = false
+            if l !== self { l.subtreeNeedsLayout = false }
             for s in l.sublayers.reversed() where s.subtreeNeedsLayout { stack.append(s) }
         }
+        // The receiver's flag last: a reader that finds it clear finds the layout done. It stays set when a layout
+        // marked a branch this pass had already left (a handler resizing a sibling), for the next reading.
+        subtreeNeedsLayout = needsLayout || sublayers.contains { $0.subtreeNeedsLayout }
     }
 
     /// Lays out the whole tree the layer is in where needed, as Core Animation does before it commits a frame:
     /// from the topmost ancestor, whose layout may move this layer. A tree with nothing to lay out costs a walk
-    /// to the top and one flag check.
+    /// to the top and one flag check; otherwise one reader lays it out while readers on other threads wait.
     public func layoutTreeIfNeeded() {
         var top = self
         while let s = top.superlayer { top = s }
+        guard top.subtreeNeedsLayout else { return }
+        Layer.layoutLock.lock()
+        defer { Layer.layoutLock.unlock() }
         top.layoutIfNeeded()
     }
 

@@ -192,8 +192,7 @@ public struct PresentationTree: Sendable {
     ///
     /// Layout that is needed runs first, on the model layers of the root's whole tree (`layoutTreeIfNeeded()`),
     /// as Core Animation lays out before it commits; a tree laid out already costs one flag check. Animated values
-    /// never cause layout. So a tree that needs layout is edited here: build presentations of one layer tree on
-    /// one thread at a time, or lay it out first.
+    /// never cause layout. Readers of one tree on several threads lay it out once (the others wait for it).
     public init(_ root: Layer, placement: RootPlacement = .superlayer, time: Double? = nil) {
         root.layoutTreeIfNeeded()
         var layers: [Layer] = []
