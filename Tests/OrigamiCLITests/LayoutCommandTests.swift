@@ -41,4 +41,32 @@ struct LayoutCommandTests {
         let none = try OrigamiCommand.run(["hit", model, "200,60"])
         #expect(!none.stdout.contains("layerB") && !none.stdout.contains("layerA"), "\(none.stdout)")
     }
+
+    /// `--set` resizes the autoresizing Model back to its designed 300×200: the button returns to (210, 160, 80, 30)
+    /// in the panel at (20, 20), canvas (230…310, 180…210), and the content to (30…310, 60…170).
+    @Test func setResizesTheAutoresizingModel() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("design.png")
+        let model = OrigamiCommand.packageRoot.appendingPathComponent("Models/autoresizing.yaml").path
+        let r = try OrigamiCommand.run(["render", model, "--set", "width=300", "--set", "height=200", "-o", out.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let image = try Bitmap(contentsOfPNG: out)
+        #expect(image[235, 195] == 0xFFE6_7E22)   // the button at its designed place
+        #expect(image[395, 255] == 0xFFEC_F0F1)   // nothing where the default size puts it
+        #expect(image[308, 100] == 0xFFAE_D6F1)   // content to 310
+        #expect(image[312, 100] == 0xFFFF_FFFF)   // then the panel's 10-point margin
+    }
+
+    @Test func setOutsideTheRangeIsRefused() throws {
+        let model = OrigamiCommand.packageRoot.appendingPathComponent("Models/autoresizing.yaml").path
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("wide.png")
+        let r = try OrigamiCommand.run(["render", model, "--set", "width=900", "-o", out.path])
+        #expect(r.status == 1)
+        #expect(r.stderr == "error: --set width=900: 900 is outside the range 120…460 of `width`; the scene declares `width` in 120…460\n",
+                "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
 }

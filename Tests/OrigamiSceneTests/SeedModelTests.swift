@@ -211,4 +211,21 @@ struct SeedModelTests {
         expectPixel(image, 323, 323, 0xFFFF_FFFF, "inside the bottom-right corner")
         expectPixel(image, 327, 200, grey, "outside the right side")
     }
+
+    /// Seed 002's autoresizing: the panel designed at 300×200 is resized to the defaults 460×260, Δ = (160, 60).
+    /// content (10, 40, 280, 110), width and height sizable → (10, 40, 440, 170): canvas (30…470, 60…230), its
+    /// margins to the panel's right (480) and to the button row kept. button (210, 160, 80, 30) with both minimum
+    /// margins flexible → (370, 220, 80, 30): canvas (390…470, 240…270), 10 from the panel's corner as designed.
+    @Test func autoresizingKeepsTheMargins() throws {
+        let (scene, image) = try render("autoresizing")
+        #expect(scene.layer(named: "content")?.frame == CGRect(x: 10, y: 40, width: 440, height: 170))
+        #expect(scene.layer(named: "button")?.frame == CGRect(x: 370, y: 220, width: 80, height: 30))
+        #expect(scene.layer(named: "titleBar")?.frame == CGRect(x: 0, y: 0, width: 460, height: 30))
+        let content: UInt32 = 0xFFAE_D6F1
+        expectPixel(image, 468, 100, content, "content reaches 470")
+        expectPixel(image, 472, 100, 0xFFFF_FFFF, "the 10-point right margin")
+        expectPixel(image, 100, 228, content, "content reaches 230")
+        expectPixel(image, 100, 233, 0xFFFF_FFFF, "the margin above the button row")
+        expectPixel(image, 395, 255, 0xFFE6_7E22, "the button, moved with the corner")
+    }
 }
