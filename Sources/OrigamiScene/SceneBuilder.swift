@@ -46,7 +46,7 @@ struct SceneBuilder {
     static let faceKeys = [
         "name", "masksToBounds", "doubleSided", "hidden", "opacity", "backgroundColor", "borderWidth", "borderColor",
         "cornerRadius", "contents", "contentsGravity", "contentsScale", "allowsHitTesting", "sublayers", "lighting",
-        "animations", "speed", "beginTime", "timeOffset",
+        "animations", "speed", "beginTime", "timeOffset", "layoutManager",
     ]
 
     /// `parameterValues`: values for declared parameters in place of their defaults (checked by the caller).
@@ -300,10 +300,7 @@ struct SceneBuilder {
             constraintLists[value.path] = v
             layer.settings.append(.constraints(cs.map(\.0)))
         }
-        let manager = o["layoutManager"]?.choice(Self.layoutManagers)
-        if manager == "constraints" { layer.settings.append(.constraintLayoutManager) }
         readLooks(o, into: &layer, depth: depth)
-        checkConstraints(of: layer.sublayers, superlayerHasManager: manager == "constraints", superlayerPath: value.path)
         if let r = o["resize"]?.size() { layer.resize = r }
         if let solid { readFaces(o, of: solid, into: &layer, depth: depth) }
         return layer
@@ -328,11 +325,14 @@ struct SceneBuilder {
         if let l = o["lighting"].flatMap(readLighting) { layer.settings.append(.lighting(l)) }
         if let t = readLayerTiming(o) { layer.settings.append(.timing(t)) }
         for a in o["animations"].map(readAnimations) ?? [] { layer.settings.append(.animation(a)) }
+        let manager = o["layoutManager"]?.choice(Self.layoutManagers)
+        if manager == "constraints" { layer.settings.append(.constraintLayoutManager) }
         if let subs = o["sublayers"]?.list() {
             for item in subs {
                 if let s = readLayer(item, depth: depth + 1) { layer.sublayers.append(s) }
             }
         }
+        checkConstraints(of: layer.sublayers, superlayerHasManager: manager == "constraints", superlayerPath: o.value.path)
     }
 
     /// The name written at `value`, reporting it when an earlier layer already uses it.
@@ -498,7 +498,6 @@ struct SceneBuilder {
             var faceDescription = description(of: index, at: value)
             if let n = looks["name"], let name = claimName(n) { faceDescription.name = name }
             readLooks(looks, into: &faceDescription, depth: depth)
-            checkConstraints(of: faceDescription.sublayers, superlayerHasManager: false, superlayerPath: value.path)
             described[index] = faceDescription
         }
     }

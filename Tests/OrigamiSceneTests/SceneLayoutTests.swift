@@ -174,4 +174,28 @@ struct SceneLayoutTests {
         let scene = try Scene.decode(text, file: "s.yaml")
         #expect(scene.layer(named: "l4999")?.frame.minX == 4999)
     }
+
+    /// A solid's face lays out its sublayers too: the front face of a 200 cube has bounds 200×200, so a 40×20
+    /// badge with maxX = 200 − 10 and minY = 10 sits at (150, 10).
+    @Test func aFaceLaysOutItsSublayers() throws {
+        let scene = try Scene.decode("""
+            canvas: {size: [300, 300]}
+            layers:
+              - name: cube
+                type: solid
+                shape: cube
+                size: 200
+                position: [150, 150]
+                faces:
+                  front:
+                    layoutManager: constraints
+                    sublayers:
+                      - name: badge
+                        bounds: [0, 0, 40, 20]
+                        constraints:
+                          - {attribute: maxX, relativeTo: superlayer, offset: -10}
+                          - {attribute: minY, relativeTo: superlayer, offset: 10}
+            """, file: "s.yaml")
+        #expect(scene.layer(named: "badge")?.frame == CGRect(x: 150, y: 10, width: 40, height: 20))
+    }
 }
