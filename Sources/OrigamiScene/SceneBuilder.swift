@@ -264,7 +264,7 @@ struct SceneBuilder {
         case "transformLayer": kind = .transformLayer
         case "text": kind = .text
         case "solid":
-            for key in ["frame", "bounds"] where o[key] != nil {
+            for key in ["frame", "bounds", "resize"] where o[key] != nil {
                 reader.report(o[key], "a solid's bounds come from its shape", hint: "place its centre with `position`")
             }
             guard let (recipe, made) = readSolid(o) else { return nil }

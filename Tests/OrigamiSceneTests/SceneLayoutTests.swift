@@ -161,6 +161,8 @@ struct SceneLayoutTests {
         #expect(key.hint == "did you mean `offset`?")
         let resize = try single("canvas: {size: [10, 10]}\nlayers: [{resize: [-1, 5]}]")
         #expect(resize.message == "size [-1, 5] must be non-negative")
+        let solid = try single("canvas: {size: [10, 10]}\nlayers: [{type: solid, shape: cube, size: 4, resize: [5, 5]}]")
+        #expect(solid.message == "a solid's bounds come from its shape")
     }
 
     /// 5 000 siblings, each 1 wide with its minX at the previous one's maxX: l0 spans 0…1, so l(i) starts at i.
