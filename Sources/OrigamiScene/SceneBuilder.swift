@@ -16,6 +16,11 @@ struct SceneBuilder {
     /// The solids built to check the file, by key path: the first instantiation can use them rather than build
     /// each again (a polyhedron's build is not cheap).
     private(set) var builtSolids: [String: Solid] = [:]
+    /// Each layer's constraints with where their `relativeTo` is written, by the layer's key path, checked once
+    /// its siblings are read (`checkConstraints`).
+    var constraintSources: [String: [(Constraint, SceneValue)]] = [:]
+    /// Where each layer's `constraints` list is written, by the layer's key path.
+    var constraintLists: [String: SceneValue] = [:]
 
     init(reader: SceneReader, baseURL: URL?, limits: SceneLimits, images: ImageLoading = .decode) {
         self.reader = reader; self.baseURL = baseURL; self.limits = limits
@@ -30,6 +35,7 @@ struct SceneBuilder {
         "sublayerTransform", "geometryFlipped", "masksToBounds", "doubleSided", "hidden", "opacity",
         "backgroundColor", "borderWidth", "borderColor", "cornerRadius", "contents", "contentsGravity",
         "contentsScale", "allowsHitTesting", "sublayers", "lighting", "animations", "speed", "beginTime", "timeOffset",
+        "autoresizingMask", "constraints", "layoutManager", "resize",
     ]
     static let textKeys = ["string", "fontFamily", "fontSize", "fontWeight", "italic", "foregroundColor", "alignment",
                            "verticallyCentered"]
@@ -40,7 +46,7 @@ struct SceneBuilder {
     static let faceKeys = [
         "name", "masksToBounds", "doubleSided", "hidden", "opacity", "backgroundColor", "borderWidth", "borderColor",
         "cornerRadius", "contents", "contentsGravity", "contentsScale", "allowsHitTesting", "sublayers", "lighting",
-        "animations", "speed", "beginTime", "timeOffset",
+        "animations", "speed", "beginTime", "timeOffset", "layoutManager",
     ]
 
     /// `parameterValues`: values for declared parameters in place of their defaults (checked by the caller).
@@ -57,6 +63,7 @@ struct SceneBuilder {
                 if let layer = readLayer(item, depth: 1) { layers.append(layer) }
             }
         }
+        checkConstraints(of: layers, superlayerHasManager: false, superlayerPath: nil)
         let sweep = object["sweep"].map { readSweep($0, parameters: parameters) } ?? []
         guard let canvas else { return nil }
         return SceneDescription(url: url, file: reader.file, canvas: canvas, layers: layers, summary: summary,
@@ -257,7 +264,7 @@ struct SceneBuilder {
         case "transformLayer": kind = .transformLayer
         case "text": kind = .text
         case "solid":
-            for key in ["frame", "bounds"] where o[key] != nil {
+            for key in ["frame", "bounds", "resize"] where o[key] != nil {
                 reader.report(o[key], "a solid's bounds come from its shape", hint: "place its centre with `position`")
             }
             guard let (recipe, made) = readSolid(o) else { return nil }
@@ -287,7 +294,14 @@ struct SceneBuilder {
         if let z = o["zPosition"]?.number() { layer.settings.append(.zPosition(z)) }
         if let t = o["sublayerTransform"].flatMap(readTransform) { layer.settings.append(.sublayerTransform(t)) }
         if let b = o["geometryFlipped"]?.bool() { layer.settings.append(.geometryFlipped(b)) }
+        if let m = o["autoresizingMask"].flatMap(readAutoresizingMask) { layer.settings.append(.autoresizingMask(m)) }
+        if let v = o["constraints"], let cs = readConstraints(v) {
+            constraintSources[value.path] = cs
+            constraintLists[value.path] = v
+            layer.settings.append(.constraints(cs.map(\.0)))
+        }
         readLooks(o, into: &layer, depth: depth)
+        if let r = o["resize"]?.size() { layer.resize = r }
         if let solid { readFaces(o, of: solid, into: &layer, depth: depth) }
         return layer
     }
@@ -311,11 +325,14 @@ struct SceneBuilder {
         if let l = o["lighting"].flatMap(readLighting) { layer.settings.append(.lighting(l)) }
         if let t = readLayerTiming(o) { layer.settings.append(.timing(t)) }
         for a in o["animations"].map(readAnimations) ?? [] { layer.settings.append(.animation(a)) }
+        let manager = o["layoutManager"]?.choice(Self.layoutManagers)
+        if manager == "constraints" { layer.settings.append(.constraintLayoutManager) }
         if let subs = o["sublayers"]?.list() {
             for item in subs {
                 if let s = readLayer(item, depth: depth + 1) { layer.sublayers.append(s) }
             }
         }
+        checkConstraints(of: layer.sublayers, superlayerHasManager: manager == "constraints", superlayerPath: o.value.path)
     }
 
     /// The name written at `value`, reporting it when an earlier layer already uses it.

@@ -94,6 +94,12 @@ public struct SceneDescription: Sendable {
         root.backgroundColor = canvas.background
         let context = Instantiation(file: file, source: source, solids: solids)
         for item in layers { try root.addSublayer(instantiating: item, context) }
+        // Laid out here, once, rather than by the first presentation of the tree: the reader has ruled out the
+        // layout errors it could meet, and a tree shared by readers is then never edited by one of them.
+        root.layoutIfNeeded()
+        if let (layer, error) = root.firstLayoutError() {
+            throw context.issue(context.descriptions[ObjectIdentifier(layer)], "cannot lay out the sublayers: \(error)")
+        }
         return Scene(url: url, canvas: canvas, root: root, summary: summary, sweep: sweep, description: self)
     }
 }
@@ -121,6 +127,8 @@ public struct LayerDescription: Sendable {
     public internal(set) var sublayers: [LayerDescription] = []
     /// For a solid: the faces the file sets properties on (`allFaces`, `faces`), each at most once.
     public internal(set) var faces: [LayerDescription] = []
+    /// The size `resize` gives the bounds once the sublayers are built (so their autoresizing masks apply).
+    var resize: CGSize?
 
     init(kind: Kind, line: Int, column: Int, keyPath: String) {
         self.kind = kind; self.line = line; self.column = column; self.keyPath = keyPath
@@ -178,6 +186,7 @@ enum LayerSetting: Sendable {
     case string(String), fontFamily(String), fontSize(Double), fontWeight(TextLayer.Weight), italic(Bool)
     case foregroundColor(Color), alignment(TextLayer.Alignment), verticallyCentered(Bool)
     case timing(TimingDescription), animation(AnimationDescription)
+    case autoresizingMask(AutoresizingMask), constraints([Constraint]), constraintLayoutManager
 
     func apply(to layer: Layer) {
         switch self {
@@ -213,6 +222,9 @@ enum LayerSetting: Sendable {
         case let .verticallyCentered(v): (layer as? TextLayer)?.isVerticallyCentered = v
         case let .timing(v): v.apply(to: layer)
         case let .animation(v): layer.add(v.make(), forKey: v.key)
+        case let .autoresizingMask(v): layer.autoresizingMask = v
+        case let .constraints(v): layer.constraints = v
+        case .constraintLayoutManager: layer.layoutManager = ConstraintLayoutManager()
         }
     }
 }
@@ -265,11 +277,23 @@ private struct Instantiation {
     let file: String
     let source: String
     let solids: [String: Solid]
+    /// Where each built layer is described, for a layout error met after the tree is built.
+    var descriptions: [ObjectIdentifier: LayerDescription] { located.descriptions }
+    let located = LocatedLayers()
 
-    func issue(_ description: LayerDescription, _ message: String) -> SceneError {
-        SceneError(issues: [SceneIssue(file: file, line: description.line, column: description.column,
-                                       keyPath: description.keyPath, message: message)], source: source)
+    init(file: String, source: String, solids: [String: Solid]) {
+        self.file = file; self.source = source; self.solids = solids
     }
+
+    func issue(_ description: LayerDescription?, _ message: String) -> SceneError {
+        SceneError(issues: [SceneIssue(file: file, line: description?.line ?? 0, column: description?.column ?? 0,
+                                       keyPath: description?.keyPath ?? "layers", message: message)], source: source)
+    }
+}
+
+/// The descriptions of the layers an instantiation built that lay out sublayers.
+private final class LocatedLayers {
+    var descriptions: [ObjectIdentifier: LayerDescription] = [:]
 }
 
 extension Layer {
@@ -302,11 +326,15 @@ extension Layer {
         if let name = description.name { self.name = name }
         for setting in description.settings { setting.apply(to: self) }
         for item in description.sublayers { try addSublayer(instantiating: item, context) }
-        guard let solid = self as? Solid else { return }
-        for face in description.faces {
-            guard case let .face(index) = face.kind, solid.faces.indices.contains(index) else { continue }
-            try solid.faces[index].configure(face, context)
+        if layoutManager != nil { context.located.descriptions[ObjectIdentifier(self)] = description }
+        if let solid = self as? Solid {
+            for face in description.faces {
+                guard case let .face(index) = face.kind, solid.faces.indices.contains(index) else { continue }
+                try solid.faces[index].configure(face, context)
+            }
         }
+        // After the sublayers exist, so that their autoresizing masks follow the change.
+        if let size = description.resize { bounds.size = size }
     }
 }
 

@@ -140,14 +140,55 @@ extension Layer {
 extension Layer {
     /// Marks the layer for layout; `layoutIfNeeded()` performs it. Called when `bounds.size` or the sublayers
     /// change. Corresponds to `-[CALayer setNeedsLayout]`.
-    public func setNeedsLayout() { needsLayout = true }
-
-    /// Lays out the subtree where needed, top-down. Corresponds to `-[CALayer layoutIfNeeded]`.
-    public func layoutIfNeeded() {
-        for l in subtree where l.needsLayout {
-            l.needsLayout = false
-            l.layoutError = nil
-            if let handler = l.layoutHandler { handler(l) } else { l.layoutSublayers() }
+    ///
+    /// The ancestors are marked as holding a layer that needs layout, up to the first one already marked, so
+    /// a tree with nothing to lay out is recognised by one flag at its root.
+    public func setNeedsLayout() {
+        needsLayout = true
+        var a: Layer? = self
+        while let x = a, !x.subtreeNeedsLayout {
+            x.subtreeNeedsLayout = true
+            a = x.superlayer
         }
+    }
+
+    /// Lays out the subtree where needed, top-down, each layer at most once: a layer's layout runs before its
+    /// sublayers are visited, so sizes it gives them are laid out in the same pass. Branches with nothing to lay
+    /// out are not walked. Corresponds to `-[CALayer layoutIfNeeded]`.
+    public func layoutIfNeeded() {
+        guard subtreeNeedsLayout else { return }
+        var stack: [Layer] = [self]
+        while let l = stack.popLast() {
+            if l.needsLayout {
+                l.needsLayout = false
+                l.layoutError = nil
+                if let handler = l.layoutHandler { handler(l) } else { l.layoutSublayers() }
+            }
+            // Cleared after the layout, so the sublayers it resized find the flag set and stop their walk up here.
+            if l !== self { l.subtreeNeedsLayout = false }
+            for s in l.sublayers.reversed() where s.subtreeNeedsLayout { stack.append(s) }
+        }
+        // The receiver's flag last: a reader that finds it clear finds the layout done. It stays set when a layout
+        // marked a branch this pass had already left (a handler resizing a sibling), for the next reading.
+        subtreeNeedsLayout = needsLayout || sublayers.contains { $0.subtreeNeedsLayout }
+    }
+
+    /// Lays out the whole tree the layer is in where needed, as Core Animation does before it commits a frame:
+    /// from the topmost ancestor, whose layout may move this layer. A tree with nothing to lay out costs a walk
+    /// to the top and one flag check; otherwise one reader lays it out while readers on other threads wait.
+    public func layoutTreeIfNeeded() {
+        var top = self
+        while let s = top.superlayer { top = s }
+        guard top.subtreeNeedsLayout else { return }
+        Layer.layoutLock.lock()
+        defer { Layer.layoutLock.unlock() }
+        top.layoutIfNeeded()
+    }
+
+    /// The first layout problem met in the tree below this layer (itself included), in pre-order, with the
+    /// layer that met it.
+    public func firstLayoutError() -> (layer: Layer, error: LayoutError)? {
+        for l in subtree { if let e = l.layoutError { return (l, e) } }
+        return nil
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A rectangular plane in a tree of layers, with Core Animation's geometry. Corresponds to `CALayer`.
 ///
@@ -134,9 +135,15 @@ open class Layer {
     /// to the minimum edges. Corresponds to `CALayer.autoresizingMask`.
     public var autoresizingMask: AutoresizingMask = []
     /// Constraints applied by the superlayer's `ConstraintLayoutManager`. Corresponds to `CALayer.constraints`.
-    public var constraints: [Constraint] = []
-    /// Lays out the sublayers in `layoutSublayers()`. Corresponds to `CALayer.layoutManager`.
-    public var layoutManager: (any LayoutManager)?
+    /// Setting them asks the superlayer for layout.
+    public var constraints: [Constraint] = [] {
+        didSet { superlayer?.setNeedsLayout() }
+    }
+    /// Lays out the sublayers in `layoutSublayers()`. Corresponds to `CALayer.layoutManager`. Setting it asks
+    /// for layout.
+    public var layoutManager: (any LayoutManager)? {
+        didSet { setNeedsLayout() }
+    }
     /// The last layout problem (for example a constraint cycle) met by `layoutIfNeeded()`; `nil` when the
     /// last layout succeeded.
     public internal(set) var layoutError: LayoutError?
@@ -144,6 +151,17 @@ open class Layer {
     /// Called by `layoutIfNeeded()` when the layer needs layout; the default calls `layoutSublayers()`.
     public var layoutHandler: ((Layer) -> Void)?
     public internal(set) var needsLayout = false
+    /// This layer or one below it needs layout (see `setNeedsLayout()`). Atomic because presentations of one tree
+    /// may be built on several threads at once (hit testing's contract), each reading it at the top of the tree
+    /// (`layoutTreeIfNeeded()`); a reader that finds it clear sees the layout that cleared it.
+    private let subtreeLayoutFlag = Atomic<Bool>(false)
+    var subtreeNeedsLayout: Bool {
+        get { subtreeLayoutFlag.load(ordering: .acquiring) }
+        set { subtreeLayoutFlag.store(newValue, ordering: .releasing) }
+    }
+    /// Held while a tree is laid out for a reader, so that readers of one tree on several threads lay it out once.
+    /// Recursive: a layout handler may read the tree it is laying out.
+    static let layoutLock = NSRecursiveLock()
 
     public init() {}
 

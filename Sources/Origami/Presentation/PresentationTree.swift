@@ -189,7 +189,12 @@ public struct PresentationTree: Sendable {
     /// animations is frozen from an animated copy of its drawing properties (geometry, opacity, colours, border,
     /// corner radius, lighting) — its sublayers are not laid out again for animated bounds, as in Core Animation.
     /// `nil`: the model, animations ignored. The root's superlayer, when placed in it, is read as the model.
+    ///
+    /// Layout that is needed runs first, on the model layers of the root's whole tree (`layoutTreeIfNeeded()`),
+    /// as Core Animation lays out before it commits; a tree laid out already costs one flag check. Animated values
+    /// never cause layout. Readers of one tree on several threads lay it out once (the others wait for it).
     public init(_ root: Layer, placement: RootPlacement = .superlayer, time: Double? = nil) {
+        root.layoutTreeIfNeeded()
         var layers: [Layer] = []
         var nodes: [Node] = []
         var planes: [Plane] = []
