@@ -77,6 +77,12 @@ struct PlaneChain: Sendable {
         return PlanePoint(Double(q.x), Double(q.y))
     }
 
+    /// A segment's two ends, or `nil` when one lies behind the eye at some level.
+    func map(_ segment: PlaneSegment) -> PlaneSegment? {
+        guard let a = map(point: segment.a), let b = map(point: segment.b) else { return nil }
+        return PlaneSegment(a: a, b: b)
+    }
+
     func map(_ rings: [Ring]) -> [Ring] { rings.map(map).filter { $0.count >= 3 } }
 
     /// One level: the homogeneous image, clipped against w ≥ 0 (the positive scale each point carries from the

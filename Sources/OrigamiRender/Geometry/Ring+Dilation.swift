@@ -1,16 +1,18 @@
 import Foundation
 
 extension Array where Element == PlanePoint {
-    /// The convex ring pushed outward by `distance` (each edge moved along its outward normal, neighbours
-    /// intersected; miters limited to 2·distance). Used to seal the shared edges of opaque 3D faces: two faces
-    /// that each cover half an edge pixel would otherwise let the background show through the seam.
-    func dilated(by distance: Double) -> [PlanePoint] {
-        guard count >= 3, distance > 0 else { return self }
+    /// The convex ring with edge `i` (from point i to i+1) pushed outward by `distances[i]` (0 keeps it in place):
+    /// each edge moves along its outward normal and neighbours are intersected, so an edge that does not move keeps
+    /// its exact line (it only grows along it where a moved neighbour meets it). Miters are limited to twice the
+    /// larger of the two distances. Used to seal shared edges of opaque 3D faces (see `SharedEdges`) and to push a
+    /// BSP fragment's clip off its polygon's own edges; a ring whose distances are all 0 comes back unchanged.
+    func offsettingEdges(by distances: [Double]) -> [PlanePoint] {
+        guard count >= 3, distances.count == count, distances.contains(where: { $0 > 0 }) else { return self }
         var area = 0.0
         for i in indices { let a = self[i], b = self[(i + 1) % count]; area += a.x * b.y - b.x * a.y }
         guard area != 0, area.isFinite else { return self }
         let sign: Double = area > 0 ? 1 : -1
-        // Outward normal of edge i (from point i to i+1).
+        // Outward normal of edge i.
         func normal(_ i: Int) -> (Double, Double)? {
             let a = self[i], b = self[(i + 1) % count]
             let dx = b.x - a.x, dy = b.y - a.y, l = hypot(dx, dy)
@@ -28,16 +30,82 @@ extension Array where Element == PlanePoint {
             var next = i; steps = 0
             while normals[next] == nil, steps < count { next = (next + 1) % count; steps += 1 }
             guard let n0 = normals[prev], let n1 = normals[next] else { out.append(p); continue }
-            // Miter direction: the bisector scaled so both edges move by `distance`.
-            let bx = n0.0 + n1.0, by = n0.1 + n1.1
-            let dot = 1 + n0.0 * n1.0 + n0.1 * n1.1
-            if dot < 1e-9 {
-                out.append(PlanePoint(p.x + n1.0 * distance, p.y + n1.1 * distance))
+            let d0 = distances[prev], d1 = distances[next]
+            guard d0 > 0 || d1 > 0 else { out.append(p); continue }
+            // The vertex moves by v with v·n0 = d0 and v·n1 = d1 (both edge lines moved by their distances).
+            let det = n0.0 * n1.1 - n0.1 * n1.0
+            var v: (Double, Double)
+            if abs(det) < 1e-9 {
+                // (Anti)parallel neighbours: move along the normal by the larger distance.
+                let d = Swift.max(d0, d1)
+                v = (n1.0 * d, n1.1 * d)
             } else {
-                let k = Swift.min(distance / dot, 2 * distance / Swift.max(hypot(bx, by), 1e-12))
-                out.append(PlanePoint(p.x + bx * k, p.y + by * k))
+                v = ((d0 * n1.1 - d1 * n0.1) / det, (n0.0 * d1 - n1.0 * d0) / det)
             }
+            let limit = 2 * Swift.max(d0, d1), length = hypot(v.0, v.1)
+            if length > limit { v = (v.0 * limit / length, v.1 * limit / length) }
+            out.append(PlanePoint(p.x + v.0, p.y + v.1))
         }
         return out
+    }
+}
+
+/// An edge of a face to extend under the face painted after it (`SharedEdges`), in device space.
+struct EdgeSeal {
+    let segment: PlaneSegment
+    /// The later face's convex polygon: the extension never leaves it.
+    let under: Ring
+}
+
+extension Array where Element == PlanePoint {
+    /// The ring with each edge that runs along a seal's segment pushed out by up to `distance`, but only as far as
+    /// the seal's `under` polygon reaches: the strip beyond the edge, clipped to `under`, is spliced in place of
+    /// the edge, so the result is one simple ring (one fill, no antialiased seam between the face and its
+    /// extension) and its outline beyond the edge follows `under`'s own edges, never poking out of the pair.
+    func extended(along seals: [EdgeSeal], by distance: Double, tolerance: Double) -> Ring {
+        guard count >= 3, !seals.isEmpty, distance > 0 else { return self }
+        var area = 0.0
+        for i in indices { let a = self[i], b = self[(i + 1) % count]; area += a.x * b.y - b.x * a.y }
+        guard area != 0, area.isFinite else { return self }
+        let sign: Double = area > 0 ? 1 : -1
+        var out: Ring = []
+        out.reserveCapacity(count + 4 * seals.count)
+        for i in indices {
+            let p = self[i], q = self[(i + 1) % count]
+            out.append(p)
+            guard let seal = seals.first(where: { $0.segment.isRunAlong(from: p, to: q, tolerance: tolerance) }) else { continue }
+            out += Self.strip(from: p, to: q, outwardSign: sign, distance: distance, under: seal.under)
+        }
+        return out
+    }
+
+    /// The far side of the strip `distance` wide beyond the edge p→q, clipped to the convex ring `under`: its
+    /// corners off the edge's line, in order from p to q.
+    private static func strip(from p: PlanePoint, to q: PlanePoint, outwardSign sign: Double, distance: Double,
+                              under: Ring) -> [PlanePoint] {
+        let dx = q.x - p.x, dy = q.y - p.y, l = hypot(dx, dy)
+        guard l > 0, under.count >= 3 else { return [] }
+        let ux = dx / l, uy = dy / l, nx = sign * uy, ny = -sign * ux
+        var strip: Ring = [p, q, PlanePoint(q.x + nx * distance, q.y + ny * distance),
+                           PlanePoint(p.x + nx * distance, p.y + ny * distance)]
+        var underArea = 0.0
+        for i in under.indices { let a = under[i], b = under[(i + 1) % under.count]; underArea += a.x * b.y - b.x * a.y }
+        guard underArea != 0, underArea.isFinite else { return [] }
+        let inside: Double = underArea > 0 ? 1 : -1
+        for i in under.indices {
+            let a = under[i], b = under[(i + 1) % under.count]
+            guard a != b else { continue }
+            // Keep the side of edge a→b the ring's interior is on; a hair of slack keeps p and q, which lie on
+            // `under`'s edge up to rounding.
+            let ex = b.x - a.x, ey = b.y - a.y, el = hypot(ex, ey)
+            strip = clippedPolygon(strip, side: { inside * (ex * ($0.y - a.y) - ey * ($0.x - a.x)) / el + 1e-9 }) { s, t, f in
+                PlanePoint(s.x + (t.x - s.x) * f, s.y + (t.y - s.y) * f)
+            }
+            if strip.count < 3 { return [] }
+        }
+        // The corners beyond the edge's line; the strip is convex with its base on that line, so its far side is
+        // monotone along the edge.
+        return strip.filter { ($0.x - p.x) * nx + ($0.y - p.y) * ny > 1e-6 }
+            .sorted { ($0.x - p.x) * ux + ($0.y - p.y) * uy < ($1.x - p.x) * ux + ($1.y - p.y) * uy }
     }
 }

@@ -1,0 +1,144 @@
+import Foundation
+import Origami
+
+/// A straight edge on a plane (a 3D context's flattened plane, or the device).
+struct PlaneSegment: Sendable {
+    var a: PlanePoint
+    var b: PlanePoint
+
+    /// Whether the edge from `p` to `q` runs along this segment: both ends within `tolerance` of its line, and the
+    /// two overlapping by more than `tolerance`.
+    func isRunAlong(from p: PlanePoint, to q: PlanePoint, tolerance tol: Double) -> Bool {
+        let dx = b.x - a.x, dy = b.y - a.y, l = hypot(dx, dy)
+        guard l > tol else { return false }
+        let ux = dx / l, uy = dy / l
+        func offLine(_ r: PlanePoint) -> Double { abs((r.x - a.x) * uy - (r.y - a.y) * ux) }
+        func along(_ r: PlanePoint) -> Double { (r.x - a.x) * ux + (r.y - a.y) * uy }
+        guard offLine(p) <= tol, offLine(q) <= tol else { return false }
+        let tp = along(p), tq = along(q)
+        return Swift.min(l, Swift.max(tp, tq)) - Swift.max(0, Swift.min(tp, tq)) > tol
+    }
+}
+
+/// One edge a fragment shares with a fragment painted after it, which it is extended under.
+struct SealedEdge: Sendable {
+    let segment: PlaneSegment
+    /// The later fragment (an index into the fragments given to `SharedEdges`).
+    let later: Int
+}
+
+/// Which edges of each BSP fragment are sealed, and which are its polygon's own (DESIGN §3.7, exact edges).
+///
+/// Every face is antialiased at its exact outline. Where two faces of one context share an edge (the same
+/// segment in the context's 3D space, within a tolerance, and the two faces on opposite sides of it once
+/// flattened: a cube's neighbouring faces, two faces of a solid), their edge pixels are covered by the two
+/// faces' complementary coverages α and 1 − α, and painted one after the other they would let the background
+/// through by α·(1 − α). So the face painted *first* is extended under the later one along that edge only, by half
+/// a pixel: the later face's antialiased edge then blends with the earlier face instead of the background, and a
+/// pixel reads later·α + earlier·(1 − α) whichever face comes first in the tree, which makes the result
+/// independent of paint order. The extension is clipped to the later fragment (`Ring.extended(along:by:)`), so it
+/// never pokes past the pair's outline where the two meet a silhouette. Free edges (silhouettes) are never moved:
+/// a lone plane covers its exact area.
+///
+/// The test is done on the fragments' corners in the context's space after the perspective divide (a shared 3D
+/// segment stays shared under the projective map), so it is exact for the faces' own geometry, whatever the pixel
+/// grid, and independent of how each face's outline is later mapped to the device.
+///
+/// A fragment's edges that lie on its member's own polygon are `outer`: when the BSP splits a plane, each
+/// fragment is clipped to its polygon with those edges pushed out of the way, so the plane's own antialiased
+/// outline survives, and only the split lines cut (see `Painter.drawScene`).
+struct SharedEdges {
+    /// Per fragment (same indices as the fragments given): the edges to extend under a later fragment.
+    private(set) var sealed: [[SealedEdge]]
+    /// Per fragment: its edges that lie on its member's own polygon (not on a split line).
+    private(set) var outer: [[PlaneSegment]]
+
+    /// - Parameters:
+    ///   - fragments: the BSP's fragments, back to front (the painter's order).
+    ///   - polygons: each member's whole polygon (before splitting), keyed by member.
+    ///   - sealable: whether a member's face may take part in a seal (an opaque face turned toward the viewer).
+    init(fragments: [ScenePolygon], polygons: [Int: ScenePolygon], sealable: (Int) -> Bool) {
+        sealed = Array(repeating: [], count: fragments.count)
+        outer = Array(repeating: [], count: fragments.count)
+        struct Edge { let fragment: Int; let a: Vector3; let b: Vector3; let lo: Double; let hi: Double }
+        var edges: [Edge] = []
+        for (f, fragment) in fragments.enumerated() {
+            let pts = fragment.points
+            let own = polygons[fragment.member]
+            for i in pts.indices {
+                let a = pts[i], b = pts[(i + 1) % pts.count]
+                guard a != b else { continue }
+                // A fragment lies inside its convex polygon: an edge on one of the polygon's edge lines is on its
+                // boundary. A member never split is its own polygon.
+                let onBoundary = own.map { Self.liesOnBoundary(a, b, of: $0.points) } ?? true
+                guard onBoundary else { continue }
+                outer[f].append(PlaneSegment(a: PlanePoint(a.x, a.y), b: PlanePoint(b.x, b.y)))
+                if sealable(fragment.member) {
+                    edges.append(Edge(fragment: f, a: a, b: b, lo: Swift.min(a.x, b.x), hi: Swift.max(a.x, b.x)))
+                }
+            }
+        }
+        guard edges.count > 1 else { return }
+        // Sweep along x: only edges whose x-ranges overlap can share a segment.
+        edges.sort { $0.lo < $1.lo }
+        let centroids = fragments.map { f -> PlanePoint in let c = f.centroid; return PlanePoint(c.x, c.y) }
+        for i in edges.indices {
+            let e = edges[i]
+            var j = i + 1
+            while j < edges.count, edges[j].lo <= e.hi + Self.tolerance(e.a, e.b) {
+                defer { j += 1 }
+                let g = edges[j]
+                guard fragments[e.fragment].member != fragments[g.fragment].member,
+                      Self.overlap(e.a, e.b, g.a, g.b),
+                      Self.onOppositeSides(centroids[e.fragment], centroids[g.fragment], of: e.a, e.b) else { continue }
+                // The earlier fragment goes under the later one.
+                let (under, edge, later) = e.fragment < g.fragment ? (e.fragment, e, g.fragment) : (g.fragment, g, e.fragment)
+                sealed[under].append(SealedEdge(segment: PlaneSegment(a: PlanePoint(edge.a.x, edge.a.y),
+                                                                      b: PlanePoint(edge.b.x, edge.b.y)),
+                                                later: later))
+            }
+        }
+    }
+
+    /// How far apart two points of a context may be and still count as one: relative to their size, so faces
+    /// built by different transforms (a cube's faces meet at corners computed through different rotations) match.
+    static func tolerance(_ a: Vector3, _ b: Vector3) -> Double {
+        1e-6 * (1 + Swift.max(abs(a.x), abs(a.y), abs(a.z), abs(b.x), abs(b.y), abs(b.z)))
+    }
+
+    /// The distance from `p` to the line through `a` and `b` (`a != b`).
+    private static func distance(_ p: Vector3, toLine a: Vector3, _ b: Vector3) -> (distance: Double, along: Double) {
+        let d = b - a, length = d.length
+        let u = d / length, ap = p - a, t = ap.dot(u)
+        return ((ap - u * t).length, t)
+    }
+
+    private static func liesOnBoundary(_ a: Vector3, _ b: Vector3, of polygon: [Vector3]) -> Bool {
+        let tol = tolerance(a, b)
+        for i in polygon.indices {
+            let p = polygon[i], q = polygon[(i + 1) % polygon.count]
+            guard (q - p).length > tol else { continue }
+            if distance(a, toLine: p, q).distance <= tol, distance(b, toLine: p, q).distance <= tol { return true }
+        }
+        return false
+    }
+
+    /// Whether segments ab and cd lie on one line and overlap by more than the tolerance.
+    private static func overlap(_ a: Vector3, _ b: Vector3, _ c: Vector3, _ d: Vector3) -> Bool {
+        let tol = Swift.max(tolerance(a, b), tolerance(c, d))
+        let length = (b - a).length
+        guard length > tol else { return false }
+        let (dc, tc) = distance(c, toLine: a, b), (dd, td) = distance(d, toLine: a, b)
+        guard dc <= tol, dd <= tol else { return false }
+        return Swift.min(length, Swift.max(tc, td)) - Swift.max(0, Swift.min(tc, td)) > tol
+    }
+
+    /// Whether `p` and `q` lie strictly on opposite sides of the flattened line through `a` and `b`: the two faces
+    /// meet there edge to edge (a silhouette, where they fold over onto the same side, is not a seam).
+    private static func onOppositeSides(_ p: PlanePoint, _ q: PlanePoint, of a: Vector3, _ b: Vector3) -> Bool {
+        let dx = b.x - a.x, dy = b.y - a.y
+        let sp = dx * (p.y - a.y) - dy * (p.x - a.x), sq = dx * (q.y - a.y) - dy * (q.x - a.x)
+        let scale = 1e-9 * (dx * dx + dy * dy)
+        return (sp > scale && sq < -scale) || (sp < -scale && sq > scale)
+    }
+}
