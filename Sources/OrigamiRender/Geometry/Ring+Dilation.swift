@@ -58,10 +58,12 @@ struct EdgeSeal {
 }
 
 extension Array where Element == PlanePoint {
-    /// The ring with each edge that runs along a seal's segment pushed out by up to `distance`, but only as far as
-    /// the seal's `under` polygon reaches: the strip beyond the edge, clipped to `under`, is spliced in place of
-    /// the edge, so the result is one simple ring (one fill, no antialiased seam between the face and its
-    /// extension) and its outline beyond the edge follows `under`'s own edges, never poking out of the pair.
+    /// The ring with each edge that runs along seals' segments pushed out by up to `distance`, but only as far as
+    /// the seals' `under` polygons reach: the strip beyond the edge, clipped to each `under` (the later face's
+    /// fragments along that edge), is spliced in place of the edge, so the result is one ring (one fill, no
+    /// antialiased seam between the face and its extension) whose outline beyond the edge follows the later
+    /// faces' own edges, never poking out of the pair. Along stretches of the edge no seal's polygon covers (a
+    /// fragment of the other face painted earlier), the ring stays on the edge.
     func extended(along seals: [EdgeSeal], by distance: Double, tolerance: Double) -> Ring {
         guard count >= 3, !seals.isEmpty, distance > 0 else { return self }
         var area = 0.0
@@ -73,24 +75,38 @@ extension Array where Element == PlanePoint {
         for i in indices {
             let p = self[i], q = self[(i + 1) % count]
             out.append(p)
-            guard let seal = seals.first(where: { $0.segment.isRunAlong(from: p, to: q, tolerance: tolerance) }) else { continue }
-            out += Self.strip(from: p, to: q, outwardSign: sign, distance: distance, under: seal.under)
+            let along = seals.filter { $0.segment.isRunAlong(from: p, to: q, tolerance: tolerance) }
+            guard !along.isEmpty else { continue }
+            let dx = q.x - p.x, dy = q.y - p.y, l = hypot(dx, dy)
+            guard l > 0 else { continue }
+            let ux = dx / l, uy = dy / l
+            func on(_ t: Double) -> PlanePoint { PlanePoint(p.x + ux * t, p.y + uy * t) }
+            // Each later polygon's piece of the strip, from p to q: down to the edge between pieces, so a gap
+            // between them stays exact.
+            let pieces = along.compactMap { Self.strip(from: p, to: q, outwardSign: sign, distance: distance, under: $0.under) }
+                .sorted { $0.from < $1.from }
+            for piece in pieces {
+                out.append(on(piece.from))
+                out += piece.far
+                out.append(on(piece.to))
+            }
         }
         return out
     }
 
-    /// The far side of the strip `distance` wide beyond the edge p→q, clipped to the convex ring `under`: its
-    /// corners off the edge's line, in order from p to q.
+    /// The strip `distance` wide beyond the edge p→q, clipped to the convex ring `under`: where its base runs along
+    /// the edge (`from`…`to`, distances from p) and its corners off the edge's line, in order from p to q; `nil`
+    /// when `under` holds none of it.
     private static func strip(from p: PlanePoint, to q: PlanePoint, outwardSign sign: Double, distance: Double,
-                              under: Ring) -> [PlanePoint] {
+                              under: Ring) -> (from: Double, to: Double, far: [PlanePoint])? {
         let dx = q.x - p.x, dy = q.y - p.y, l = hypot(dx, dy)
-        guard l > 0, under.count >= 3 else { return [] }
+        guard l > 0, under.count >= 3 else { return nil }
         let ux = dx / l, uy = dy / l, nx = sign * uy, ny = -sign * ux
         var strip: Ring = [p, q, PlanePoint(q.x + nx * distance, q.y + ny * distance),
                            PlanePoint(p.x + nx * distance, p.y + ny * distance)]
         var underArea = 0.0
         for i in under.indices { let a = under[i], b = under[(i + 1) % under.count]; underArea += a.x * b.y - b.x * a.y }
-        guard underArea != 0, underArea.isFinite else { return [] }
+        guard underArea != 0, underArea.isFinite else { return nil }
         let inside: Double = underArea > 0 ? 1 : -1
         for i in under.indices {
             let a = under[i], b = under[(i + 1) % under.count]
@@ -101,11 +117,31 @@ extension Array where Element == PlanePoint {
             strip = clippedPolygon(strip, side: { inside * (ex * ($0.y - a.y) - ey * ($0.x - a.x)) / el + 1e-9 }) { s, t, f in
                 PlanePoint(s.x + (t.x - s.x) * f, s.y + (t.y - s.y) * f)
             }
-            if strip.count < 3 { return [] }
+            if strip.count < 3 { return nil }
         }
-        // The corners beyond the edge's line; the strip is convex with its base on that line, so its far side is
-        // monotone along the edge.
-        return strip.filter { ($0.x - p.x) * nx + ($0.y - p.y) * ny > 1e-6 }
-            .sorted { ($0.x - p.x) * ux + ($0.y - p.y) * uy < ($1.x - p.x) * ux + ($1.y - p.y) * uy }
+        func along(_ r: PlanePoint) -> Double { (r.x - p.x) * ux + (r.y - p.y) * uy }
+        func off(_ r: PlanePoint) -> Double { (r.x - p.x) * nx + (r.y - p.y) * ny }
+        // The strip is convex with its base on the edge's line, so its far side is monotone along the edge.
+        let far = strip.filter { off($0) > 1e-6 }.sorted { along($0) < along($1) }
+        let base = strip.filter { off($0) <= 1e-6 }.map(along)
+        guard !far.isEmpty, let from = base.min(), let to = base.max(), to > from else { return nil }
+        return (Swift.max(0, from), Swift.min(l, to), far)
+    }
+}
+
+extension Array where Element == PlanePoint {
+    /// Whether the ring is convex (every turn the same way; collinear points allowed) and not degenerate.
+    var isConvex: Bool {
+        guard count >= 3 else { return false }
+        var sign = 0.0
+        for i in indices {
+            let a = self[i], b = self[(i + 1) % count], c = self[(i + 2) % count]
+            let cross = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x)
+            guard cross.isFinite else { return false }
+            if cross != 0 {
+                if sign == 0 { sign = cross } else if (cross > 0) != (sign > 0) { return false }
+            }
+        }
+        return sign != 0
     }
 }

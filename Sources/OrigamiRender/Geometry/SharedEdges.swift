@@ -56,32 +56,50 @@ struct SharedEdges {
     /// - Parameters:
     ///   - fragments: the BSP's fragments, back to front (the painter's order).
     ///   - polygons: each member's whole polygon (before splitting), keyed by member.
+    ///   - outline: a member's drawn outline in the context's space (after the divide), when it differs from its
+    ///     polygon (a solid's face masked to a triangle or hexagon: the seams are along the outline, inside the
+    ///     layer's rectangle). Each fragment of a split member seals along the part of the outline it holds.
     ///   - sealable: whether a member's face may take part in a seal (an opaque face turned toward the viewer).
-    init(fragments: [ScenePolygon], polygons: [Int: ScenePolygon], sealable: (Int) -> Bool) {
+    init(fragments: [ScenePolygon], polygons: [Int: ScenePolygon], outline: (Int) -> [Vector3]?,
+         sealable: (Int) -> Bool) {
         sealed = Array(repeating: [], count: fragments.count)
         outer = Array(repeating: [], count: fragments.count)
         struct Edge { let fragment: Int; let a: Vector3; let b: Vector3; let lo: Double; let hi: Double }
         var edges: [Edge] = []
+        var pieces: [Int: Int] = [:]
+        for f in fragments { pieces[f.member, default: 0] += 1 }
+        var centroids = fragments.map { f -> PlanePoint in let c = f.centroid; return PlanePoint(c.x, c.y) }
         for (f, fragment) in fragments.enumerated() {
             let pts = fragment.points
             let own = polygons[fragment.member]
+            var boundary: [(Vector3, Vector3)] = []
             for i in pts.indices {
                 let a = pts[i], b = pts[(i + 1) % pts.count]
                 guard a != b else { continue }
                 // A fragment lies inside its convex polygon: an edge on one of the polygon's edge lines is on its
                 // boundary. A member never split is its own polygon.
-                let onBoundary = own.map { Self.liesOnBoundary(a, b, of: $0.points) } ?? true
-                guard onBoundary else { continue }
+                guard own.map({ Self.liesOnBoundary(a, b, of: $0.points) }) ?? true else { continue }
                 outer[f].append(PlaneSegment(a: PlanePoint(a.x, a.y), b: PlanePoint(b.x, b.y)))
-                if sealable(fragment.member) {
-                    edges.append(Edge(fragment: f, a: a, b: b, lo: Swift.min(a.x, b.x), hi: Swift.max(a.x, b.x)))
+                boundary.append((a, b))
+            }
+            guard sealable(fragment.member) else { continue }
+            if let whole = outline(fragment.member), whole.count >= 3 {
+                let drawn = pieces[fragment.member] == 1 ? whole : Self.clip(whole, to: fragment)
+                guard drawn.count >= 3 else { continue }
+                boundary = drawn.indices.compactMap { i in
+                    let a = drawn[i], b = drawn[(i + 1) % drawn.count]
+                    return a == b ? nil : (a, b)
                 }
+                let c = drawn.reduce(Vector3.zero, +) / Double(drawn.count)
+                centroids[f] = PlanePoint(c.x, c.y)
+            }
+            for (a, b) in boundary {
+                edges.append(Edge(fragment: f, a: a, b: b, lo: Swift.min(a.x, b.x), hi: Swift.max(a.x, b.x)))
             }
         }
         guard edges.count > 1 else { return }
         // Sweep along x: only edges whose x-ranges overlap can share a segment.
         edges.sort { $0.lo < $1.lo }
-        let centroids = fragments.map { f -> PlanePoint in let c = f.centroid; return PlanePoint(c.x, c.y) }
         for i in edges.indices {
             let e = edges[i]
             var j = i + 1
@@ -98,6 +116,25 @@ struct SharedEdges {
                                                 later: later))
             }
         }
+    }
+
+    /// The convex `polygon` cut to the convex fragment (both in one plane of the context): Sutherland–Hodgman
+    /// against the planes through each fragment edge, perpendicular to the fragment's plane.
+    static func clip(_ polygon: [Vector3], to fragment: ScenePolygon) -> [Vector3] {
+        let n = fragment.normal, c = fragment.centroid, pts = fragment.points
+        var out = polygon
+        for i in pts.indices {
+            let a = pts[i], b = pts[(i + 1) % pts.count]
+            var inward = n.cross(b - a)
+            if inward.dot(c - a) < 0 { inward = inward * -1 }
+            let l = inward.length
+            guard l > 0 else { continue }
+            let u = inward / l
+            let slack = tolerance(a, b)
+            out = clippedPolygon(out, side: { ($0 - a).dot(u) + slack }) { p, q, t in p + (q - p) * t }
+            if out.count < 3 { return [] }
+        }
+        return out
     }
 
     /// How far apart two points of a context may be and still count as one: relative to their size, so faces

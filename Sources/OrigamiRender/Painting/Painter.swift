@@ -37,11 +37,13 @@ final class Painter {
         let (fragments, polygons) = Painter.sortedScene(members)
         var pieces: [Int: Int] = [:]
         for f in fragments { pieces[f.member, default: 0] += 1 }
-        let edges = SharedEdges(fragments: fragments, polygons: polygons) { seal > 0 && Painter.isSealable(members[$0]) }
+        let edges = SharedEdges(fragments: fragments, polygons: polygons, outline: { Painter.shapeOutline(members[$0]) },
+                                sealable: { seal > 0 && Painter.isSealable(members[$0]) })
         for (k, f) in fragments.enumerated() {
             let m = members[f.member]
             let memberChain = chain.prepending(Homography(m.transform))
-            let sealed = edges.sealed[k].compactMap { e -> EdgeSeal? in
+            var seen = Set<Int>()
+            let sealed = edges.sealed[k].filter { seen.insert($0.later).inserted }.compactMap { e -> EdgeSeal? in
                 guard let segment = chain.map(e.segment),
                       let under = chain.map([fragments[e.later].flattened]).first else { return nil }
                 return EdgeSeal(segment: segment, under: under)
@@ -80,6 +82,33 @@ final class Painter {
         (m.node.backgroundColor?.alpha ?? 0) >= 1 && !m.transform.isAffine && Homography(m.transform).matrix.determinant > 0
     }
 
+    /// The polygon a member is depth-sorted and split by: its extent, or a solid's convex face outline when the
+    /// face draws nothing past it (everything it draws is clipped to the outline). The outline, not its
+    /// rectangle: two faces of a pyramid would otherwise cut each other's rectangles along the edge they share,
+    /// and each face's drawing would be hard-clipped there.
+    static func depthOutline(_ node: RenderNode) -> Ring {
+        guard let shape = node.shape, !node.masksToBounds, node.extent == node.planeBounds else { return node.extent.corners }
+        let ring = shape.map { PlanePoint(Double($0.x), Double($0.y)) }
+        return ring.isConvex ? ring : node.extent.corners
+    }
+
+    /// A shaped face's outline (`RenderNode.shape`) carried into the context and divided, as `ScenePolygon` does
+    /// the extent; `nil` for a plain rectangle (its polygon is its outline) or when a corner is not in front of the
+    /// eye.
+    static func shapeOutline(_ m: RenderMember) -> [Vector3]? {
+        guard let shape = m.node.shape else { return nil }
+        var out: [Vector3] = []
+        out.reserveCapacity(shape.count)
+        for p in shape {
+            let v = m.transform.apply(Vector4(x: Double(p.x), y: Double(p.y), z: 0, w: 1))
+            guard v.w > 0 else { return nil }
+            let q = Vector3(v.x / v.w, v.y / v.w, v.z / v.w)
+            guard q.isFinite else { return nil }
+            out.append(q)
+        }
+        return out
+    }
+
     /// How close (device units) an outline's edge must run to a shared or outer edge to count as it. The two come
     /// from the same geometry by two routes (the face's outline through its own map, the context's polygons
     /// through the context's), so they agree to rounding: a hundredth of a device unit is ample.
@@ -98,7 +127,8 @@ final class Painter {
             // Back faces: the plane's winding in the owner's plane is reversed (det < 0).
             if !m.node.isDoubleSided && h.matrix.determinant < 0 { continue }
             guard m.node.opacity * m.inheritedOpacity > 0,
-                  let p = ScenePolygon(extent: m.node.extent, transform: m.transform, member: i) else { continue }
+                  let p = ScenePolygon(outline: Painter.depthOutline(m.node), transform: m.transform, member: i)
+            else { continue }
             polygons.append(p)
         }
         let whole = Dictionary(polygons.map { ($0.member, $0) }, uniquingKeysWith: { a, _ in a })
@@ -197,9 +227,12 @@ final class Painter {
                 try cr.fill(filled)
             case let .shadedColor(color, shade):
                 // The mesh reaches past the outline (by half a pixel at least): a partly covered edge pixel whose
-                // centre lies outside the patch would otherwise take no colour at all.
+                // centre lies outside the patch would otherwise take no colour at all. Its outer points move 4·grow,
+                // about 2 px out at the middle of an edge and 1.4 px near a corner: the seal's reach, up to the
+                // farthest pixel an edge crosses. Kept at half a pixel so the patches, and the interior colours they
+                // interpolate, do not change with sealing.
                 if try fillShadedColor(color, shade: shade, overlay: overlay.map(filter.apply), bounds: bounds,
-                                       outline: filled, chain: chain, grow: plan.isSealed ? max(seal, 0.5) : 0.5) {
+                                       outline: filled, chain: chain, grow: plan.isSealed ? max(pixel / 2, 0.5) : 0.5) {
                     overlay = nil
                 }
             }
@@ -214,7 +247,7 @@ final class Painter {
             if !node.members.isEmpty { try drawScene(node.members, chain: chain, filter: inner) }
 
             if let shade = plan.shadesGroup {
-                try applyVertexShade(shade, bounds: bounds, clip: filled, chain: chain, grow: plan.isSealed ? seal : 0)
+                try applyVertexShade(shade, bounds: bounds, clip: filled, chain: chain, grow: plan.isSealed ? pixel / 2 : 0)
             }
             if let overlay {
                 source(overlay, filter)
