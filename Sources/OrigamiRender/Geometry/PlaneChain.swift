@@ -25,7 +25,7 @@ struct PlaneChain: Sendable {
     static let nearW = 1e-6
 
     /// Device units the viewport extends beyond the visible canvas on every side, so edges created by the
-    /// clip lie outside every pixel that is drawn (antialiasing and the ½-pixel seal never reach them).
+    /// clip lie outside every pixel that is drawn (antialiasing and the 1.5-pixel seal never reach them).
     static let viewportMargin = 4.0
 
     /// Half the side of the square Cairo's 24.8 fixed point holds with room to spare.

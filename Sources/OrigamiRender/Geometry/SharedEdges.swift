@@ -64,57 +64,112 @@ struct SharedEdges {
          sealable: (Int) -> Bool) {
         sealed = Array(repeating: [], count: fragments.count)
         outer = Array(repeating: [], count: fragments.count)
-        struct Edge { let fragment: Int; let a: Vector3; let b: Vector3; let lo: Double; let hi: Double }
+        struct Edge { let fragment: Int; let a: Vector3; let b: Vector3 }
         var edges: [Edge] = []
         var pieces: [Int: Int] = [:]
         for f in fragments { pieces[f.member, default: 0] += 1 }
         var centroids = fragments.map { f -> PlanePoint in let c = f.centroid; return PlanePoint(c.x, c.y) }
+        edges.reserveCapacity(4 * fragments.count)
         for (f, fragment) in fragments.enumerated() {
             let pts = fragment.points
-            let own = polygons[fragment.member]
-            var boundary: [(Vector3, Vector3)] = []
-            for i in pts.indices {
-                let a = pts[i], b = pts[(i + 1) % pts.count]
-                guard a != b else { continue }
+            let whole = pieces[fragment.member] == 1
+            if !whole, let own = polygons[fragment.member] {
                 // A fragment lies inside its convex polygon: an edge on one of the polygon's edge lines is on its
-                // boundary. A member never split is its own polygon.
-                guard own.map({ Self.liesOnBoundary(a, b, of: $0.points) }) ?? true else { continue }
-                outer[f].append(PlaneSegment(a: PlanePoint(a.x, a.y), b: PlanePoint(b.x, b.y)))
-                boundary.append((a, b))
+                // boundary. (Only split members are clipped to their fragments, so only they need these.)
+                for i in pts.indices {
+                    let a = pts[i], b = pts[(i + 1) % pts.count]
+                    guard a != b, Self.liesOnBoundary(a, b, of: own.points) else { continue }
+                    outer[f].append(PlaneSegment(a: PlanePoint(a.x, a.y), b: PlanePoint(b.x, b.y)))
+                }
             }
             guard sealable(fragment.member) else { continue }
-            if let whole = outline(fragment.member), whole.count >= 3 {
-                let drawn = pieces[fragment.member] == 1 ? whole : Self.clip(whole, to: fragment)
-                guard drawn.count >= 3 else { continue }
-                boundary = drawn.indices.compactMap { i in
-                    let a = drawn[i], b = drawn[(i + 1) % drawn.count]
-                    return a == b ? nil : (a, b)
-                }
-                let c = drawn.reduce(Vector3.zero, +) / Double(drawn.count)
+            var ring = pts
+            if let shape = outline(fragment.member), shape.count >= 3 {
+                ring = whole ? shape : Self.clip(shape, to: fragment)
+                guard ring.count >= 3 else { continue }
+                let c = ring.reduce(Vector3.zero, +) / Double(ring.count)
                 centroids[f] = PlanePoint(c.x, c.y)
             }
-            for (a, b) in boundary {
-                edges.append(Edge(fragment: f, a: a, b: b, lo: Swift.min(a.x, b.x), hi: Swift.max(a.x, b.x)))
+            for i in ring.indices {
+                let a = ring[i], b = ring[(i + 1) % ring.count]
+                // A split member's edges along split lines are not its own: they are cut hard (see `outer`).
+                guard a != b, whole || outline(fragment.member) != nil
+                        || polygons[fragment.member].map({ Self.liesOnBoundary(a, b, of: $0.points) }) ?? true
+                else { continue }
+                edges.append(Edge(fragment: f, a: a, b: b))
             }
         }
         guard edges.count > 1 else { return }
-        // Sweep along x: only edges whose x-ranges overlap can share a segment.
-        edges.sort { $0.lo < $1.lo }
-        for i in edges.indices {
-            let e = edges[i]
-            var j = i + 1
-            while j < edges.count, edges[j].lo <= e.hi + Self.tolerance(e.a, e.b) {
-                defer { j += 1 }
-                let g = edges[j]
-                guard fragments[e.fragment].member != fragments[g.fragment].member,
-                      Self.overlap(e.a, e.b, g.a, g.b),
-                      Self.onOppositeSides(centroids[e.fragment], centroids[g.fragment], of: e.a, e.b) else { continue }
-                // The earlier fragment goes under the later one.
-                let (under, edge, later) = e.fragment < g.fragment ? (e.fragment, e, g.fragment) : (g.fragment, g, e.fragment)
-                sealed[under].append(SealedEdge(segment: PlaneSegment(a: PlanePoint(edge.a.x, edge.a.y),
-                                                                      b: PlanePoint(edge.b.x, edge.b.y)),
-                                                later: later))
+        func check(_ e: Edge, _ g: Edge) {
+            guard fragments[e.fragment].member != fragments[g.fragment].member,
+                  Self.overlap(e.a, e.b, g.a, g.b),
+                  Self.onOppositeSides(centroids[e.fragment], centroids[g.fragment], of: e.a, e.b) else { return }
+            // The earlier fragment goes under the later one.
+            let (under, edge, later) = e.fragment < g.fragment ? (e.fragment, e, g.fragment) : (g.fragment, g, e.fragment)
+            sealed[under].append(SealedEdge(segment: PlaneSegment(a: PlanePoint(edge.a.x, edge.a.y),
+                                                                  b: PlanePoint(edge.b.x, edge.b.y)),
+                                            later: later))
+        }
+        // Candidates are edges whose boxes (grown by the tolerance) meet in a cell of a 3D grid about one average
+        // edge long, so a scene of many solids costs about linear time (in 3D, not on the screen: solids behind
+        // one another do not meet); each pair is checked once, in the cell holding the lower corner of their
+        // boxes' overlap. An edge spanning very many cells (a huge plane among small ones) is checked against every
+        // edge instead.
+        typealias Box = (lo: Vector3, hi: Vector3)
+        let boxes = edges.map { e -> Box in
+            let t = Self.tolerance(e.a, e.b)
+            return (Vector3(Swift.min(e.a.x, e.b.x) - t, Swift.min(e.a.y, e.b.y) - t, Swift.min(e.a.z, e.b.z) - t),
+                    Vector3(Swift.max(e.a.x, e.b.x) + t, Swift.max(e.a.y, e.b.y) + t, Swift.max(e.a.z, e.b.z) + t))
+        }
+        let mean = edges.reduce(0.0) { $0 + ($1.b - $1.a).length } / Double(edges.count)
+        let origin = boxes.reduce(boxes[0].lo) { o, b in
+            Vector3(Swift.min(o.x, b.lo.x), Swift.min(o.y, b.lo.y), Swift.min(o.z, b.lo.z))
+        }
+        let size = mean > 0 && mean.isFinite ? mean : 1
+        func cell(_ p: Vector3) -> (Int, Int, Int)? {
+            let c = ((p.x - origin.x) / size).rounded(.down), d = ((p.y - origin.y) / size).rounded(.down),
+                e = ((p.z - origin.z) / size).rounded(.down)
+            guard c.isFinite, d.isFinite, e.isFinite, abs(c) < 1e5, abs(d) < 1e5, abs(e) < 1e5 else { return nil }
+            return (Int(c), Int(d), Int(e))
+        }
+        struct Cell: Hashable, Comparable {
+            let x: Int, y: Int, z: Int
+            static func < (l: Cell, r: Cell) -> Bool { (l.x, l.y, l.z) < (r.x, r.y, r.z) }
+        }
+        // (cell, edge) for every cell an edge's box covers, sorted so each cell's edges are adjacent.
+        var entries: [(cell: Cell, edge: Int)] = []
+        entries.reserveCapacity(2 * edges.count)
+        var large: [Int] = []
+        for (k, box) in boxes.enumerated() {
+            guard let lo = cell(box.lo), let hi = cell(box.hi),
+                  (hi.0 - lo.0 + 1) * (hi.1 - lo.1 + 1) * (hi.2 - lo.2 + 1) <= 64 else { large.append(k); continue }
+            for cx in lo.0...hi.0 { for cy in lo.1...hi.1 { for cz in lo.2...hi.2 {
+                entries.append((Cell(x: cx, y: cy, z: cz), k))
+            } } }
+        }
+        entries.sort { $0.cell < $1.cell }
+        var start = 0
+        while start < entries.count {
+            let here = entries[start].cell
+            var end = start + 1
+            while end < entries.count, entries[end].cell == here { end += 1 }
+            for i in start..<end {
+                for j in (i + 1)..<end {
+                    let p = boxes[entries[i].edge], q = boxes[entries[j].edge]
+                    guard p.lo.x <= q.hi.x, q.lo.x <= p.hi.x, p.lo.y <= q.hi.y, q.lo.y <= p.hi.y,
+                          p.lo.z <= q.hi.z, q.lo.z <= p.hi.z else { continue }
+                    // Each pair once: in the cell of the lower corner of the boxes' overlap.
+                    let corner = Vector3(Swift.max(p.lo.x, q.lo.x), Swift.max(p.lo.y, q.lo.y), Swift.max(p.lo.z, q.lo.z))
+                    guard let c = cell(corner), Cell(x: c.0, y: c.1, z: c.2) == here else { continue }
+                    check(edges[entries[i].edge], edges[entries[j].edge])
+                }
             }
+            start = end
+        }
+        var isLarge = [Bool](repeating: false, count: edges.count)
+        for k in large { isLarge[k] = true }
+        for k in large {
+            for j in edges.indices where j != k && (!isLarge[j] || j > k) { check(edges[k], edges[j]) }
         }
     }
 

@@ -82,6 +82,17 @@ final class Painter {
         (m.node.backgroundColor?.alpha ?? 0) >= 1 && !m.transform.isAffine && Homography(m.transform).matrix.determinant > 0
     }
 
+    /// A well-mixed hash of a point's exact coordinates (SplitMix64's finaliser over their bits).
+    static func geometricKey(_ p: Vector3) -> UInt64 {
+        func mix(_ v: UInt64) -> UInt64 {
+            var z = v &+ 0x9E37_79B9_7F4A_7C15
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        return mix(mix(mix(p.x.bitPattern) ^ p.y.bitPattern) ^ p.z.bitPattern)
+    }
+
     /// The polygon a member is depth-sorted and split by: its extent, or a solid's convex face outline when the
     /// face draws nothing past it (everything it draws is clipped to the outline). The outline, not its
     /// rectangle: two faces of a pyramid would otherwise cut each other's rectangles along the edge they share,
@@ -136,14 +147,13 @@ final class Painter {
         // The BSP's choices (which plane splits first, hence the order of planes that do not overlap, such as a
         // solid's faces) follow the planes' geometry, not tree order: where two such faces touch, the pixels would
         // otherwise depend on which was painted first. Tree order still decides between coplanar planes
-        // (zPosition, then later on top: Core Animation's 2D rule), through the rank.
-        polygons.sort { p, q in
-            let a = p.centroid, b = q.centroid
-            if a.x != b.x { return a.x < b.x }
-            if a.y != b.y { return a.y < b.y }
-            if a.z != b.z { return a.z < b.z }
-            return p.member < q.member
-        }
+        // (zPosition, then later on top: Core Animation's 2D rule), through the rank. The order is a hash of each
+        // polygon's centroid: as good as a random order for the tree's balance (sorting by position would make
+        // every split of a lattice of solids leave all the rest on one side), and the same for the same geometry.
+        let keys = polygons.map { Painter.geometricKey($0.centroid) }
+        polygons = polygons.indices.sorted { i, j in
+            keys[i] != keys[j] ? keys[i] < keys[j] : polygons[i].member < polygons[j].member
+        }.map { polygons[$0] }
         return (BSPTree(polygons) { (members[$0].zPosition, members[$0].treeIndex) }.backToFront(), whole)
     }
 
