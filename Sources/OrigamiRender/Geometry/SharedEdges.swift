@@ -33,12 +33,14 @@ struct SealedEdge: Sendable {
 /// segment in the context's 3D space, within a tolerance, and the two faces on opposite sides of it once
 /// flattened: a cube's neighbouring faces, two faces of a solid), their edge pixels are covered by the two
 /// faces' complementary coverages α and 1 − α, and painted one after the other they would let the background
-/// through by α·(1 − α). So the face painted *first* is extended under the later one along that edge only, by half
-/// a pixel: the later face's antialiased edge then blends with the earlier face instead of the background, and a
-/// pixel reads later·α + earlier·(1 − α) whichever face comes first in the tree, which makes the result
-/// independent of paint order. The extension is clipped to the later fragment (`Ring.extended(along:by:)`), so it
-/// never pokes past the pair's outline where the two meet a silhouette. Free edges (silhouettes) are never moved:
-/// a lone plane covers its exact area.
+/// through by α·(1 − α). So the face painted *first* is extended under the later one along that edge only, past
+/// every pixel the edge crosses (`Painter.seal`, 1.5 px): the later face's antialiased edge then blends with the
+/// earlier face alone, and a pixel reads later·α + earlier·(1 − α) whichever of the two is painted first. The
+/// extension is clipped to the later fragment (`Ring.extended(along:by:tolerance:)`), so it never pokes past the
+/// pair's outline where the two meet a silhouette. Free edges (silhouettes) are never moved: a lone plane covers
+/// its exact area. (Where a shared edge ends on the silhouette, three coverages meet in one pixel and no
+/// source-over order is exact; there the BSP's geometric input order, `Painter.sortedScene`, keeps the paint order,
+/// and so the pixels, independent of the tree's order.)
 ///
 /// The test is done on the fragments' corners in the context's space after the perspective divide (a shared 3D
 /// segment stays shared under the projective map), so it is exact for the faces' own geometry, whatever the pixel
@@ -50,7 +52,7 @@ struct SealedEdge: Sendable {
 struct SharedEdges {
     /// Per fragment (same indices as the fragments given): the edges to extend under a later fragment.
     private(set) var sealed: [[SealedEdge]]
-    /// Per fragment: its edges that lie on its member's own polygon (not on a split line).
+    /// Per fragment of a split member: its edges that lie on its member's own polygon (not on a split line).
     private(set) var outer: [[PlaneSegment]]
 
     /// - Parameters:

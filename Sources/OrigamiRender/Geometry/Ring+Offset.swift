@@ -4,8 +4,8 @@ extension Array where Element == PlanePoint {
     /// The convex ring with edge `i` (from point i to i+1) pushed outward by `distances[i]` (0 keeps it in place):
     /// each edge moves along its outward normal and neighbours are intersected, so an edge that does not move keeps
     /// its exact line (it only grows along it where a moved neighbour meets it). Miters are limited to twice the
-    /// larger of the two distances. Used to seal shared edges of opaque 3D faces (see `SharedEdges`) and to push a
-    /// BSP fragment's clip off its polygon's own edges; a ring whose distances are all 0 comes back unchanged.
+    /// larger of the two distances. Pushes a BSP fragment's clip off its polygon's own edges (`Painter.drawScene`);
+    /// a ring whose distances are all 0 comes back unchanged.
     func offsettingEdges(by distances: [Double]) -> [PlanePoint] {
         guard count >= 3, distances.count == count, distances.contains(where: { $0 > 0 }) else { return self }
         var area = 0.0
