@@ -3,7 +3,7 @@ import Origami
 import OrigamiRender
 import Yams
 
-/// The picture a scene describes: its size, pixel scale and background.
+/// The picture a scene describes: its size, pixel scale, background and edge antialiasing.
 public struct Canvas: Hashable, Sendable {
     /// In points.
     public var size: CGSize
@@ -11,9 +11,11 @@ public struct Canvas: Hashable, Sendable {
     public var scale: Double
     /// `nil`: transparent.
     public var background: Color?
+    /// Antialiased edges (`gray`) or hard ones (`none`), for comparing with aliased references.
+    public var antialias: Antialias
 
-    public init(size: CGSize, scale: Double = 1, background: Color? = .white) {
-        self.size = size; self.scale = scale; self.background = background
+    public init(size: CGSize, scale: Double = 1, background: Color? = .white, antialias: Antialias = .gray) {
+        self.size = size; self.scale = scale; self.background = background; self.antialias = antialias
     }
 
     /// The pixel scales a scene's `canvas.scale` and the command line's `--scale` accept: one rule for both.

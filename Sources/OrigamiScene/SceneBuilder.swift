@@ -29,7 +29,7 @@ struct SceneBuilder {
 
     static let topKeys = ["params", "canvas", "layers", "sweep"]
     static let parameterKeys = ["default", "range", "step", "unit", "label"]
-    static let canvasKeys = ["size", "scale", "background"]
+    static let canvasKeys = ["size", "scale", "background", "antialias"]
     static let layerKeys = [
         "type", "name", "frame", "bounds", "position", "anchorPoint", "anchorPointZ", "zPosition", "transform",
         "sublayerTransform", "geometryFlipped", "masksToBounds", "doubleSided", "hidden", "opacity",
@@ -226,6 +226,9 @@ struct SceneBuilder {
             } else if let c = b.color() {
                 canvas.background = c
             }
+        }
+        if let a = o["antialias"]?.choice(Antialias.allCases.map(\.rawValue)), let antialias = Antialias(rawValue: a) {
+            canvas.antialias = antialias
         }
         let w = Double(size.width) * canvas.scale, h = Double(size.height) * canvas.scale
         if w > limits.maxCanvasSide || h > limits.maxCanvasSide || w * h > limits.maxCanvasPixels {

@@ -20,6 +20,8 @@ public struct SweepPlan: Codable, Hashable, Sendable {
         /// `#rrggbb(aa)`, or `nil` for a transparent canvas.
         public var background: String?
         public var sealsEdges: Bool
+        /// `none` for hard edges; absent (antialiased) in plans written before the option existed.
+        public var antialias: String?
         public var pngCompression: String
     }
 
@@ -55,6 +57,7 @@ public struct SweepPlan: Codable, Hashable, Sendable {
         variantCount = sweep.variantCount
         render = Render(scale: options.scale, supersample: options.supersample,
                         background: options.background?.description, sealsEdges: options.sealsEdges,
+                        antialias: options.antialias == .gray ? nil : options.antialias.rawValue,
                         pngCompression: options.pngCompression.rawValue)
         var text = "origami sweep plan\ntool \(toolVersion)\nscene \(sceneSHA256)\nvariants \(variantCount)\n"
         // A grid's text is as before `--zip` existed, so its digest (and older frames) stay valid.
@@ -63,7 +66,9 @@ public struct SweepPlan: Codable, Hashable, Sendable {
         for p in sweep.parameters { text += "parameter \(p.path): " + p.values.map(\.canonical).joined(separator: " | ") + "\n" }
         let background = options.background.map { "\($0.red) \($0.green) \($0.blue) \($0.alpha)" } ?? "none"
         text += "render scale \(options.scale) supersample \(options.supersample) background \(background) "
-            + "seals \(options.sealsEdges) png \(options.pngCompression.rawValue)\n"
+            + "seals \(options.sealsEdges) png \(options.pngCompression.rawValue)"
+            // Only when not the default, so the digests of earlier plans stay valid.
+            + (options.antialias == .gray ? "" : " antialias \(options.antialias.rawValue)") + "\n"
         digest = SHA256.hex(text.utf8)
     }
 
@@ -266,6 +271,6 @@ extension SweepPlan {
     public var renderOptions: RenderOptions {
         RenderOptions(scale: render.scale, supersample: render.supersample,
                       background: render.background.flatMap(Color.init(parsing:)), sealsEdges: render.sealsEdges,
-                      pngCompression: PNGCompression(rawValue: render.pngCompression) ?? .fast)
+                      antialias: render.antialias.flatMap(Antialias.init(rawValue:)) ?? .gray, pngCompression: PNGCompression(rawValue: render.pngCompression) ?? .fast)
     }
 }

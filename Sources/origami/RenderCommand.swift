@@ -15,6 +15,9 @@ struct PictureOptions: ParsableArguments {
     @Option(help: "PNG compression: fast (default), balanced or smallest.")
     var pngCompression: PNGCompression = .fast
 
+    @Option(help: "Edges: gray (antialiased) or none (hard, for aliased references). Default: the scene's canvas.antialias, else gray.")
+    var antialias: Antialias?
+
     func validate() throws {
         if let scale { try validateScale(scale) }
         guard (1...8).contains(supersample) else { throw ValidationError("--supersample must be between 1 and 8.") }
@@ -22,7 +25,7 @@ struct PictureOptions: ParsableArguments {
 
     func renderOptions(for scene: Scene) -> RenderOptions {
         RenderOptions(scale: scale ?? scene.canvas.scale, supersample: supersample, background: scene.canvas.background,
-                      pngCompression: pngCompression)
+                      antialias: antialias ?? scene.canvas.antialias, pngCompression: pngCompression)
     }
 }
 
@@ -96,3 +99,4 @@ struct RenderCommand: ParsableCommand {
 
 extension OutputFormat: ExpressibleByArgument {}
 extension PNGCompression: ExpressibleByArgument {}
+extension Antialias: ExpressibleByArgument {}

@@ -159,6 +159,7 @@ extension PictureOptions {
     /// The options for a scene that is not instantiated yet (a sweep instantiates one per variant).
     func renderOptions(for description: SceneDescription) -> RenderOptions {
         RenderOptions(scale: scale ?? description.canvas.scale, supersample: supersample,
-                      background: description.canvas.background, pngCompression: pngCompression)
+                      background: description.canvas.background, antialias: antialias ?? description.canvas.antialias,
+                      pngCompression: pngCompression)
     }
 }

@@ -299,7 +299,7 @@ struct HostileNumberTests {
     @Test("drawImage itself survives a face whose pixel box lies at 1e20 (defence in depth behind Painter's check)")
     func drawImageFarAway() throws {
         let surface = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: 40, height: 40)
-        let painter = Painter(try CairoContext(surface), visible: PlaneRect(minX: 0, minY: 0, maxX: 40, maxY: 40), dilation: 0)
+        let painter = Painter(try CairoContext(surface), visible: PlaneRect(minX: 0, minY: 0, maxX: 40, maxY: 40), sealsEdges: false)
         let far = Homography(Matrix3(m11: 1, m12: 0, m13: 0, m21: 0, m22: 1, m23: 0, m31: 1e20, m32: 10, m33: 1))
         let image = try #require(Bitmap(width: 2, height: 2, color: .green))
         try painter.drawImage(image, in: PlaneRect(minX: 0, minY: 0, maxX: 20, maxY: 20), chain: PlaneChain([far]),

@@ -183,8 +183,8 @@ struct RenderHitAgreementTests {
         return (try canvasLayer([stage]), planes)
     }
 
-    /// A 7×7 grid over ±1.5 pixels: what can colour a pixel lies within 1 pixel of its centre (half the pixel,
-    /// plus the half-pixel seal of opaque 3D faces), and a grid half a pixel fine does not miss a plane's tip.
+    /// A 7×7 grid over ±1.5 pixels: what can colour a pixel lies within a pixel of its centre (a face's seal
+    /// reaches further only under the face that covers it), and a grid half a pixel fine does not miss a plane's tip.
     static let neighbourhood = (-3...3).flatMap { j in (-3...3).map { i in (Double(i) * 0.5, Double(j) * 0.5) } }
 
     /// At points whose 3-pixel neighbourhood the hit test gives to one layer (away from every edge and every line

@@ -12,17 +12,17 @@ private struct UniformShader: FaceShader {
 
 @Suite("Gouraud shading")
 struct VertexShadeSealTests {
-    /// A white face tilted in 3D (so its edges are sealed by half a pixel) with a uniform grey 0.5 Gouraud
-    /// multiply, on black: every pixel is 0.5·coverage at most. The unshaded fringe the seal used to leave
-    /// showed as white edge pixels well above 0.5.
+    /// The book's cube in white with a uniform grey 0.5 Gouraud multiply, on black: every pixel is 0.5·coverage
+    /// at most. Along the shared edges the face painted first reaches under the later one (the seal): that
+    /// extension is shaded too, so a seam pixel is 0.5·α + 0.5·(1 − α). An unshaded extension would show as white
+    /// above 0.5 there (the unshaded fringe the old half-pixel seal left reached 0.76).
     @Test func sealedFringeIsShadedToo() throws {
-        let (container, face) = LayerDrawingTests.tiltedFace()
-        face.backgroundColor = .white
-        container.backgroundColor = .black
         let grey = Color(white: 0.5)
-        container.lighting = UniformShader(shade: FaceShade(vertexMultiply: [grey, grey, grey, grey]))
-        try container.addSublayer(face)
-        let image = try Renderer.render(container, size: CGSize(width: 400, height: 400))
+        let cube = try HandCube.make(inSolid: true, isDoubleSided: false,
+                                     lighting: UniformShader(shade: FaceShade(vertexMultiply: [grey, grey, grey, grey])))
+        for face in cube.faces { face.backgroundColor = .white }
+        let image = try Renderer.render(cube.container, size: CGSize(width: 600, height: 600),
+                                        options: RenderOptions(background: .black))
         var brightest = 0.0
         for y in 0..<image.height {
             for x in 0..<image.width {

@@ -99,13 +99,19 @@ final class CairoContext {
         try check("cairo_scale")
     }
 
-    /// Intersects the clip with `rings` (device space). `antialias == false` gives a hard pixel partition,
-    /// used for BSP fragments so two fragments of one plane leave no seam between them.
+    /// Fills and clips from now on: coverage antialiasing or hard edges.
+    func setAntialias(_ antialias: Antialias) {
+        cairo_set_antialias(handle, antialias == .gray ? CAIRO_ANTIALIAS_DEFAULT : CAIRO_ANTIALIAS_NONE)
+    }
+
+    /// Intersects the clip with `rings` (device space), with the context's antialiasing; `antialias == false`
+    /// gives a hard pixel partition whatever it is, used for BSP fragments so two fragments of one plane leave no
+    /// seam between them.
     func clip(_ rings: [Ring], evenOdd: Bool = false, antialias: Bool = true) throws {
         setPath(rings)
         cairo_set_fill_rule(handle, evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
         let previous = cairo_get_antialias(handle)
-        cairo_set_antialias(handle, antialias ? CAIRO_ANTIALIAS_DEFAULT : CAIRO_ANTIALIAS_NONE)
+        if !antialias { cairo_set_antialias(handle, CAIRO_ANTIALIAS_NONE) }
         if rings.isEmpty { cairo_rectangle(handle, 0, 0, 0, 0) }
         cairo_clip(handle)
         cairo_set_antialias(handle, previous)

@@ -62,7 +62,7 @@ struct BSPTree {
         work.append((polygons, { root = $0 }))
         while let (polys, attach) = work.popLast() {
             guard !polys.isEmpty else { continue }
-            guard let splitterIndex = polys.firstIndex(where: { $0.normal.normalized() != nil }),
+            guard let splitterIndex = splitter(of: polys, thickness: thickness),
                   let n = polys[splitterIndex].normal.normalized() else {
                 attach(Node(normal: .unitZ, offset: 0, coplanar: polys))
                 continue
@@ -81,6 +81,34 @@ struct BSPTree {
             work.append((back, { node.back = $0 }))
         }
         return root
+    }
+
+    /// Up to this many polygons, each node's splitter is the one whose plane cuts the fewest others; beyond, the
+    /// first usable one (the choice costs a pass over the others per candidate).
+    static let splitterSearchLimit = 24
+
+    /// Which polygon's plane divides `polys`: the first (in the order given) of those that cut the fewest others, so
+    /// that a scene of separate solids is not cut up more than it must be; `nil` when none has a plane.
+    private static func splitter(of polys: [ScenePolygon], thickness: Double) -> Int? {
+        let usable = polys.indices.filter { polys[$0].normal.normalized() != nil }
+        guard usable.count > 1, polys.count <= splitterSearchLimit else { return usable.first }
+        var best: (index: Int, cuts: Int)?
+        for i in usable {
+            guard let n = polys[i].normal.normalized() else { continue }
+            let d = n.dot(polys[i].centroid)
+            var cuts = 0
+            for (j, p) in polys.enumerated() where j != i {
+                var front = false, back = false
+                for v in p.points {
+                    let s = n.dot(v) - d
+                    if s > thickness { front = true } else if s < -thickness { back = true }
+                }
+                if front && back { cuts += 1; if let b = best, cuts >= b.cuts { break } }
+            }
+            if cuts < (best?.cuts ?? .max) { best = (i, cuts) }
+            if cuts == 0 { break }
+        }
+        return best?.index
     }
 
     private static func split(_ p: ScenePolygon, normal n: Vector3, offset d: Double, thickness: Double,

@@ -25,7 +25,7 @@ struct PlaneChain: Sendable {
     static let nearW = 1e-6
 
     /// Device units the viewport extends beyond the visible canvas on every side, so edges created by the
-    /// clip lie outside every pixel that is drawn (antialiasing and the ½-pixel seal never reach them).
+    /// clip lie outside every pixel that is drawn (antialiasing and the 1.5-pixel seal never reach them).
     static let viewportMargin = 4.0
 
     /// Half the side of the square Cairo's 24.8 fixed point holds with room to spare.
@@ -75,6 +75,12 @@ struct PlaneChain: Sendable {
             q = r
         }
         return PlanePoint(Double(q.x), Double(q.y))
+    }
+
+    /// A segment's two ends, or `nil` when one lies behind the eye at some level.
+    func map(_ segment: PlaneSegment) -> PlaneSegment? {
+        guard let a = map(point: segment.a), let b = map(point: segment.b) else { return nil }
+        return PlaneSegment(a: a, b: b)
     }
 
     func map(_ rings: [Ring]) -> [Ring] { rings.map(map).filter { $0.count >= 3 } }

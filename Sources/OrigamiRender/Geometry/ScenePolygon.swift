@@ -13,7 +13,12 @@ struct ScenePolygon: Sendable {
     /// then divided. `nil` when nothing is in front of the eye. ε is relative to the largest w of the corners,
     /// so a plane very near the eye (all of its w tiny, all of it in front) is kept whole.
     init?(extent: PlaneRect, transform m: Transform3D, member: Int) {
-        let corners = extent.corners.map { m.apply(Vector4(x: $0.x, y: $0.y, z: 0, w: 1)) }
+        self.init(outline: extent.corners, transform: m, member: member)
+    }
+
+    /// The same for a convex outline in the member's plane (a solid's triangular or hexagonal face).
+    init?(outline: Ring, transform m: Transform3D, member: Int) {
+        let corners = outline.map { m.apply(Vector4(x: $0.x, y: $0.y, z: 0, w: 1)) }
         let eps = PlaneChain.nearW * (corners.map(\.w).max() ?? 0)
         let front = clippedPolygon(corners, side: { $0.w - eps }) { a, b, t in
             Vector4(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t, z: a.z + (b.z - a.z) * t, w: a.w + (b.w - a.w) * t)

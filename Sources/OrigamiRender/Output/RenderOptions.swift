@@ -58,6 +58,16 @@ extension OutputFormat {
     }
 }
 
+/// How the edges of filled shapes (faces, text, borders) meet the pixel grid.
+public enum Antialias: String, Sendable, CaseIterable {
+    /// Each edge pixel takes the fraction of it the shape covers (Cairo's `CAIRO_ANTIALIAS_GRAY`): faces are
+    /// antialiased at their exact outline.
+    case gray
+    /// Hard edges (`CAIRO_ANTIALIAS_NONE`): a pixel is the shape's when its centre is inside, for comparing with
+    /// aliased references. Shared edges stay sealed, so solids still show no cracks.
+    case none
+}
+
 /// How a layer tree becomes pixels or a document.
 public struct RenderOptions: Hashable, Sendable {
     /// Pixels per point, like `contentsScale`: a 300×200-point canvas at scale 2 is 600×400 pixels.
@@ -66,16 +76,20 @@ public struct RenderOptions: Hashable, Sendable {
     public var supersample: Int
     /// Painted under everything; `nil` leaves the canvas transparent.
     public var background: Color?
-    /// Dilate opaque 3D faces by half a pixel so the shared edges of a closed solid show no background cracks.
+    /// Where two opaque faces in perspective share an edge (a solid's neighbouring faces), the one painted first is
+    /// extended under the later one along that edge, so no background shows through the seam and the edge's pixels
+    /// do not depend on paint order. Free edges are never moved (DESIGN §3.7).
     public var sealsEdges: Bool
+    /// Coverage antialiasing (`.gray`, the default) or hard edges (`.none`).
+    public var antialias: Antialias
     /// How PNG output is compressed: `.fast` by default; `.smallest` for smaller files. Lossless either way.
     public var pngCompression: PNGCompression
     /// Canvas, tree, text and image limits, checked before anything is allocated for a render.
     public var limits: RenderLimits
 
     public init(scale: Double = 1, supersample: Int = 1, background: Color? = nil, sealsEdges: Bool = true,
-                pngCompression: PNGCompression = .fast, limits: RenderLimits = .default) {
+                antialias: Antialias = .gray, pngCompression: PNGCompression = .fast, limits: RenderLimits = .default) {
         self.scale = scale; self.supersample = supersample; self.background = background; self.sealsEdges = sealsEdges
-        self.pngCompression = pngCompression; self.limits = limits
+        self.antialias = antialias; self.pngCompression = pngCompression; self.limits = limits
     }
 }

@@ -34,8 +34,7 @@ public enum Renderer {
         }
         let surface = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: width * n, height: height * n)
         let cr = try CairoContext(surface)
-        try paint(tree, into: cr, deviceScale: options.scale * Double(n), size: size, options: options,
-                  dilation: options.sealsEdges ? Double(n) : 0)
+        try paint(tree, into: cr, deviceScale: options.scale * Double(n), size: size, options: options, pixel: Double(n))
         surface.flush()
         let pixels = try downsample(surface, factor: n, width: width, height: height)
         return RenderedImage(width: width, height: height, pixels: pixels, tree: tree, size: size, options: options)
@@ -93,16 +92,17 @@ public enum Renderer {
             // Finishing detaches Cairo from the array before the closure returns, whatever still holds the surface.
             defer { try? surface.finish() }
             let cr = try CairoContext(surface)
-            try paint(tree, into: cr, deviceScale: options.scale, size: size, options: options,
-                      dilation: options.sealsEdges ? 1 : 0)
+            try paint(tree, into: cr, deviceScale: options.scale, size: size, options: options, pixel: 1)
             surface.flush()
         }
         return pixels
     }
 
-    /// Paints the canvas: background, then the root's scene. `deviceScale` is device units per point.
+    /// Paints the canvas: background, then the root's scene. `deviceScale` is device units per point, `pixel`
+    /// device units per output pixel (the supersampling factor).
     static func paint(_ tree: RenderTree, into cr: CairoContext, deviceScale: Double, size: CGSize,
-                      options: RenderOptions, dilation: Double) throws {
+                      options: RenderOptions, pixel: Double) throws {
+        cr.setAntialias(options.antialias)
         let visible = PlaneRect(minX: 0, minY: 0, maxX: Double(size.width) * deviceScale,
                                 maxY: Double(size.height) * deviceScale)
         if let bg = options.background {
@@ -112,7 +112,8 @@ public enum Renderer {
         }
         let device = Homography(Matrix3(m11: deviceScale, m12: 0, m13: 0, m21: 0, m22: deviceScale, m23: 0,
                                         m31: 0, m32: 0, m33: 1))
-        let painter = Painter(cr, visible: visible, dilation: dilation)
+        let painter = Painter(cr, visible: visible, pixel: pixel, sealsEdges: options.sealsEdges,
+                              antialias: options.antialias)
         try painter.drawScene(tree.members, chain: PlaneChain([device], canvas: visible), filter: .identity)
         try cr.check("render")
     }
@@ -167,8 +168,7 @@ public enum Renderer {
         do {
             let cr = try CairoContext(surface)
             try cr.scale(by: 1 / options.scale)
-            try paint(tree, into: cr, deviceScale: options.scale, size: size, options: options,
-                      dilation: options.sealsEdges ? 1 : 0)
+            try paint(tree, into: cr, deviceScale: options.scale, size: size, options: options, pixel: 1)
         }
         try surface.finish()
         return format == .svg ? SVGIdentifiers.normalized(sink.data) : sink.data

@@ -31,6 +31,7 @@ extension Painter {
         let mask = try CairoSurface(format: CAIRO_FORMAT_A8, width: w, height: h)
         do {
             let mc = try CairoContext(mask)
+            mc.setAntialias(antialias)
             mc.setColor((1, 1, 1, 1))
             try mc.fill([local])
         }

@@ -9,12 +9,22 @@ final class Painter {
     let cr: CairoContext
     /// The device area that can be seen: image tiles are never sampled outside it.
     let visible: PlaneRect
-    /// Twice the distance (device units) by which opaque 3D faces are dilated so shared edges leave no
-    /// crack; 0 disables it.
-    let dilation: Double
+    /// Device units per output pixel (the supersampling factor for a supersampled raster, else 1).
+    let pixel: Double
+    /// How far (device units) the face painted first is extended under a later one along an edge they share
+    /// (`SharedEdges`), or 0 when sealing is off: 1.5 pixels, more than the √2 by which a pixel the edge crosses
+    /// can reach past it, so every such pixel is fully covered by the earlier face and the later face's
+    /// antialiased edge blends with it alone (the extension is clipped to the later face, so this costs nothing
+    /// at the outline).
+    let seal: Double
+    /// Coverage antialiasing, or hard edges throughout (the context's own setting, and image masks).
+    let antialias: Antialias
 
-    init(_ cr: CairoContext, visible: PlaneRect, dilation: Double) {
-        self.cr = cr; self.visible = visible; self.dilation = dilation
+    init(_ cr: CairoContext, visible: PlaneRect, pixel: Double = 1, sealsEdges: Bool = true,
+         antialias: Antialias = .gray) {
+        self.cr = cr; self.visible = visible; self.pixel = pixel
+        self.seal = sealsEdges ? 1.5 * pixel : 0
+        self.antialias = antialias
     }
 
     private func source(_ c: Color, _ filter: ColorFilter) {
@@ -24,33 +34,103 @@ final class Painter {
 
     /// Draws one 3D context: `members` live in the owner's bounds space, which `chain` maps to the device.
     func drawScene(_ members: [RenderMember], chain: PlaneChain, filter: ColorFilter) throws {
-        let fragments = Painter.depthOrder(members)
+        let (fragments, polygons) = Painter.sortedScene(members)
         var pieces: [Int: Int] = [:]
         for f in fragments { pieces[f.member, default: 0] += 1 }
-        for f in fragments {
+        let edges = SharedEdges(fragments: fragments, polygons: polygons, outline: { Painter.shapeOutline(members[$0]) },
+                                sealable: { seal > 0 && Painter.isSealable(members[$0]) })
+        for (k, f) in fragments.enumerated() {
             let m = members[f.member]
-            let plane = Homography(m.transform)
-            let memberChain = chain.prepending(plane)
-            // Only faces turned toward the viewer are sealed: the seams to close are between visible faces, and a
-            // dilated back face would show as a coloured hairline around a solid's silhouette.
-            let seal = dilation > 0 && !m.transform.isAffine && plane.matrix.determinant > 0
+            let memberChain = chain.prepending(Homography(m.transform))
+            var seen = Set<Int>()
+            let sealed = edges.sealed[k].filter { seen.insert($0.later).inserted }.compactMap { e -> EdgeSeal? in
+                guard let segment = chain.map(e.segment),
+                      let under = chain.map([fragments[e.later].flattened]).first else { return nil }
+                return EdgeSeal(segment: segment, under: under)
+            }
             if pieces[f.member] == 1 {
                 try drawNode(m.node, chain: memberChain, inheritedOpacity: m.inheritedOpacity, shade: m.shade,
-                             filter: filter, seal: seal)
+                             filter: filter, sealed: sealed)
             } else {
                 try cr.withSavedState {
-                    // A hard-edged clip: the fragments of one plane tile it without seams.
-                    try cr.clip(chain.map([f.flattened]), antialias: false)
+                    // The fragments of one plane tile it along the split lines through a hard-edged clip (a pixel
+                    // partition: no seam between them); the clip's other edges, the plane's own, are pushed out of
+                    // the way so the face's antialiased outline is what shows there.
+                    let outer = edges.outer[k].compactMap { chain.map($0) }
+                    let clip = chain.map([f.flattened]).map { ring in
+                        ring.offsettingEdges(by: ring.indices.map { i in
+                            outer.contains { $0.isRunAlong(from: ring[i], to: ring[(i + 1) % ring.count],
+                                                           tolerance: Self.deviceTolerance) } ? Self.clipMargin * pixel : 0
+                        })
+                    }
+                    try cr.clip(clip, antialias: false)
                     try drawNode(m.node, chain: memberChain, inheritedOpacity: m.inheritedOpacity, shade: m.shade,
-                                 filter: filter, seal: seal)
+                                 filter: filter, sealed: sealed)
                 }
             }
         }
     }
 
+    /// How far (pixels) a BSP fragment's clip is pushed off its plane's own edges: past the seal and past every
+    /// pixel the face's antialiased edge touches.
+    static let clipMargin = 2.0
+
+    /// Whether a member's face can take part in a seal: an opaque background on a plane in perspective turned
+    /// toward the viewer. 2D layers keep Core Animation's plain edges; a back face is hidden or shows as a
+    /// silhouette, where nothing is to be sealed.
+    static func isSealable(_ m: RenderMember) -> Bool {
+        (m.node.backgroundColor?.alpha ?? 0) >= 1 && !m.transform.isAffine && Homography(m.transform).matrix.determinant > 0
+    }
+
+    /// A well-mixed hash of a point's exact coordinates (SplitMix64's finaliser over their bits).
+    static func geometricKey(_ p: Vector3) -> UInt64 {
+        func mix(_ v: UInt64) -> UInt64 {
+            var z = v &+ 0x9E37_79B9_7F4A_7C15
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        return mix(mix(mix(p.x.bitPattern) ^ p.y.bitPattern) ^ p.z.bitPattern)
+    }
+
+    /// The polygon a member is depth-sorted and split by: its extent, or a solid's convex face outline when the
+    /// face draws nothing past it (everything it draws is clipped to the outline). The outline, not its
+    /// rectangle: two faces of a pyramid would otherwise cut each other's rectangles along the edge they share,
+    /// and each face's drawing would be hard-clipped there.
+    static func depthOutline(_ node: RenderNode) -> Ring {
+        guard let shape = node.shape, !node.masksToBounds, node.extent == node.planeBounds else { return node.extent.corners }
+        let ring = shape.map { PlanePoint(Double($0.x), Double($0.y)) }
+        return ring.isConvex ? ring : node.extent.corners
+    }
+
+    /// A shaped face's outline (`RenderNode.shape`) carried into the context and divided, as `ScenePolygon` does
+    /// the extent; `nil` for a plain rectangle (its polygon is its outline) or when a corner is not in front of the
+    /// eye.
+    static func shapeOutline(_ m: RenderMember) -> [Vector3]? {
+        guard let shape = m.node.shape else { return nil }
+        var out: [Vector3] = []
+        out.reserveCapacity(shape.count)
+        for p in shape {
+            let v = m.transform.apply(Vector4(x: Double(p.x), y: Double(p.y), z: 0, w: 1))
+            guard v.w > 0 else { return nil }
+            let q = Vector3(v.x / v.w, v.y / v.w, v.z / v.w)
+            guard q.isFinite else { return nil }
+            out.append(q)
+        }
+        return out
+    }
+
+    /// How close (device units) an outline's edge must run to a shared or outer edge to count as it. The two come
+    /// from the same geometry by two routes (the face's outline through its own map, the context's polygons
+    /// through the context's), so they agree to rounding: a hundredth of a device unit is ample.
+    static let deviceTolerance = 1e-2
+
     /// The planes of one 3D context back to front, split where they intersect: the painter's order.
     /// Members that draw nothing (zero opacity, nothing in front of the eye, culled back faces) are left out.
-    static func depthOrder(_ members: [RenderMember]) -> [ScenePolygon] {
+    static func depthOrder(_ members: [RenderMember]) -> [ScenePolygon] { sortedScene(members).fragments }
+
+    /// `depthOrder`'s fragments, with each drawn member's whole polygon (before splitting), keyed by member.
+    static func sortedScene(_ members: [RenderMember]) -> (fragments: [ScenePolygon], polygons: [Int: ScenePolygon]) {
         var polygons: [ScenePolygon] = []
         polygons.reserveCapacity(members.count)
         for (i, m) in members.enumerated() {
@@ -58,11 +138,23 @@ final class Painter {
             // Back faces: the plane's winding in the owner's plane is reversed (det < 0).
             if !m.node.isDoubleSided && h.matrix.determinant < 0 { continue }
             guard m.node.opacity * m.inheritedOpacity > 0,
-                  let p = ScenePolygon(extent: m.node.extent, transform: m.transform, member: i) else { continue }
+                  let p = ScenePolygon(outline: Painter.depthOutline(m.node), transform: m.transform, member: i)
+            else { continue }
             polygons.append(p)
         }
-        guard polygons.count > 1 else { return polygons }
-        return BSPTree(polygons) { (members[$0].zPosition, members[$0].treeIndex) }.backToFront()
+        let whole = Dictionary(polygons.map { ($0.member, $0) }, uniquingKeysWith: { a, _ in a })
+        guard polygons.count > 1 else { return (polygons, whole) }
+        // The BSP's choices (which plane splits first, hence the order of planes that do not overlap, such as a
+        // solid's faces) follow the planes' geometry, not tree order: where two such faces touch, the pixels would
+        // otherwise depend on which was painted first. Tree order still decides between coplanar planes
+        // (zPosition, then later on top: Core Animation's 2D rule), through the rank. The order is a hash of each
+        // polygon's centroid: as good as a random order for the tree's balance (sorting by position would make
+        // every split of a lattice of solids leave all the rest on one side), and the same for the same geometry.
+        let keys = polygons.map { Painter.geometricKey($0.centroid) }
+        polygons = polygons.indices.sorted { i, j in
+            keys[i] != keys[j] ? keys[i] < keys[j] : polygons[i].member < polygons[j].member
+        }.map { polygons[$0] }
+        return (BSPTree(polygons) { (members[$0].zPosition, members[$0].treeIndex) }.backToFront(), whole)
     }
 
     /// How one node is painted, decided once from its properties and its shade.
@@ -84,7 +176,7 @@ final class Painter {
         let shadesGroup: FaceShade?
         /// The shade's overlay still to draw over the drawing (`nil` when folded into the background's colour).
         let overlay: Color?
-        /// The background, mesh and overlay cover the outline dilated by half the sealing width.
+        /// The background, mesh and overlay cover the outline extended along its sealed edges.
         let isSealed: Bool
 
         init(_ node: RenderNode, inheritedOpacity: Double, shade: FaceShade?, filter: ColorFilter, seal: Bool) {
@@ -117,16 +209,18 @@ final class Painter {
     }
 
     /// Draws one ordinary layer whose bounds space `chain` maps to the device.
+    /// `sealed` (device space) are the edges along which it goes under a face painted later (`SharedEdges`).
     func drawNode(_ node: RenderNode, chain: PlaneChain, inheritedOpacity: Double, shade: FaceShade?,
-                  filter: ColorFilter, seal: Bool) throws {
-        let plan = Plan(node, inheritedOpacity: inheritedOpacity, shade: shade, filter: filter, seal: seal)
+                  filter: ColorFilter, sealed: [EdgeSeal] = []) throws {
+        let plan = Plan(node, inheritedOpacity: inheritedOpacity, shade: shade, filter: filter, seal: !sealed.isEmpty)
         guard plan.alpha > 0 else { return }
         let bounds = node.planeBounds
         let inner = filter.inner(shade)
         let outline = chain.map(node.outline)
-        // A sealed face is filled half a pixel wider so shared edges show no background; its outline mask, Gouraud
-        // shading and overlay cover that same wider outline, so no unshaded fringe remains.
-        let filled = plan.isSealed ? outline.map { $0.dilated(by: dilation / 2) } : outline
+        // A sealed face is filled further along its sealed edges only (under the later face), so shared edges show
+        // no background; its outline mask, Gouraud shading and overlay cover that same outline, so no unshaded
+        // fringe remains. Its other edges stay exact.
+        let filled = plan.isSealed ? outline.map { $0.extended(along: sealed, by: seal, tolerance: Self.deviceTolerance) } : outline
         try cr.withSavedState {
             if node.masksToBounds { try cr.clip(outline) }
             // A face's outline masks all it draws.
@@ -143,9 +237,12 @@ final class Painter {
                 try cr.fill(filled)
             case let .shadedColor(color, shade):
                 // The mesh reaches past the outline (by half a pixel at least): a partly covered edge pixel whose
-                // centre lies outside the patch would otherwise take no colour at all.
+                // centre lies outside the patch would otherwise take no colour at all. Its outer points move 4·grow,
+                // about 2 px out at the middle of an edge and 1.4 px near a corner: the seal's reach, up to the
+                // farthest pixel an edge crosses. Kept at half a pixel so the patches, and the interior colours they
+                // interpolate, do not change with sealing.
                 if try fillShadedColor(color, shade: shade, overlay: overlay.map(filter.apply), bounds: bounds,
-                                       outline: filled, chain: chain, grow: plan.isSealed ? max(dilation / 2, 0.5) : 0.5) {
+                                       outline: filled, chain: chain, grow: plan.isSealed ? max(pixel / 2, 0.5) : 0.5) {
                     overlay = nil
                 }
             }
@@ -160,7 +257,7 @@ final class Painter {
             if !node.members.isEmpty { try drawScene(node.members, chain: chain, filter: inner) }
 
             if let shade = plan.shadesGroup {
-                try applyVertexShade(shade, bounds: bounds, clip: filled, chain: chain, grow: plan.isSealed ? dilation / 2 : 0)
+                try applyVertexShade(shade, bounds: bounds, clip: filled, chain: chain, grow: plan.isSealed ? pixel / 2 : 0)
             }
             if let overlay {
                 source(overlay, filter)

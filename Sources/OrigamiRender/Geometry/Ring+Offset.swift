@@ -1,0 +1,147 @@
+import Foundation
+
+extension Array where Element == PlanePoint {
+    /// The convex ring with edge `i` (from point i to i+1) pushed outward by `distances[i]` (0 keeps it in place):
+    /// each edge moves along its outward normal and neighbours are intersected, so an edge that does not move keeps
+    /// its exact line (it only grows along it where a moved neighbour meets it). Miters are limited to twice the
+    /// larger of the two distances. Pushes a BSP fragment's clip off its polygon's own edges (`Painter.drawScene`);
+    /// a ring whose distances are all 0 comes back unchanged.
+    func offsettingEdges(by distances: [Double]) -> [PlanePoint] {
+        guard count >= 3, distances.count == count, distances.contains(where: { $0 > 0 }) else { return self }
+        var area = 0.0
+        for i in indices { let a = self[i], b = self[(i + 1) % count]; area += a.x * b.y - b.x * a.y }
+        guard area != 0, area.isFinite else { return self }
+        let sign: Double = area > 0 ? 1 : -1
+        // Outward normal of edge i.
+        func normal(_ i: Int) -> (Double, Double)? {
+            let a = self[i], b = self[(i + 1) % count]
+            let dx = b.x - a.x, dy = b.y - a.y, l = hypot(dx, dy)
+            guard l > 1e-12 else { return nil }
+            return (sign * dy / l, -sign * dx / l)
+        }
+        let normals = indices.map(normal)
+        var out: [PlanePoint] = []
+        out.reserveCapacity(count)
+        for i in indices {
+            let p = self[i]
+            // The edges before and after vertex i (skipping zero-length ones).
+            var prev = (i - 1 + count) % count, steps = 0
+            while normals[prev] == nil, steps < count { prev = (prev - 1 + count) % count; steps += 1 }
+            var next = i; steps = 0
+            while normals[next] == nil, steps < count { next = (next + 1) % count; steps += 1 }
+            guard let n0 = normals[prev], let n1 = normals[next] else { out.append(p); continue }
+            let d0 = distances[prev], d1 = distances[next]
+            guard d0 > 0 || d1 > 0 else { out.append(p); continue }
+            // The vertex moves by v with v·n0 = d0 and v·n1 = d1 (both edge lines moved by their distances).
+            let det = n0.0 * n1.1 - n0.1 * n1.0
+            var v: (Double, Double)
+            if abs(det) < 1e-9 {
+                // (Anti)parallel neighbours: move along the normal by the larger distance.
+                let d = Swift.max(d0, d1)
+                v = (n1.0 * d, n1.1 * d)
+            } else {
+                v = ((d0 * n1.1 - d1 * n0.1) / det, (n0.0 * d1 - n1.0 * d0) / det)
+            }
+            let limit = 2 * Swift.max(d0, d1), length = hypot(v.0, v.1)
+            if length > limit { v = (v.0 * limit / length, v.1 * limit / length) }
+            out.append(PlanePoint(p.x + v.0, p.y + v.1))
+        }
+        return out
+    }
+}
+
+/// An edge of a face to extend under the face painted after it (`SharedEdges`), in device space.
+struct EdgeSeal {
+    let segment: PlaneSegment
+    /// The later face's convex polygon: the extension never leaves it.
+    let under: Ring
+}
+
+extension Array where Element == PlanePoint {
+    /// The ring with each edge that runs along seals' segments pushed out by up to `distance`, but only as far as
+    /// the seals' `under` polygons reach: the strip beyond the edge, clipped to each `under` (the later face's
+    /// fragments along that edge), is spliced in place of the edge, so the result is one ring (one fill, no
+    /// antialiased seam between the face and its extension) whose outline beyond the edge follows the later
+    /// faces' own edges, never poking out of the pair. Along stretches of the edge no seal's polygon covers (a
+    /// fragment of the other face painted earlier), the ring stays on the edge.
+    func extended(along seals: [EdgeSeal], by distance: Double, tolerance: Double) -> Ring {
+        guard count >= 3, !seals.isEmpty, distance > 0 else { return self }
+        var area = 0.0
+        for i in indices { let a = self[i], b = self[(i + 1) % count]; area += a.x * b.y - b.x * a.y }
+        guard area != 0, area.isFinite else { return self }
+        let sign: Double = area > 0 ? 1 : -1
+        var out: Ring = []
+        out.reserveCapacity(count + 4 * seals.count)
+        for i in indices {
+            let p = self[i], q = self[(i + 1) % count]
+            out.append(p)
+            let along = seals.filter { $0.segment.isRunAlong(from: p, to: q, tolerance: tolerance) }
+            guard !along.isEmpty else { continue }
+            let dx = q.x - p.x, dy = q.y - p.y, l = hypot(dx, dy)
+            guard l > 0 else { continue }
+            let ux = dx / l, uy = dy / l
+            func on(_ t: Double) -> PlanePoint { PlanePoint(p.x + ux * t, p.y + uy * t) }
+            // Each later polygon's piece of the strip, from p to q: down to the edge between pieces, so a gap
+            // between them stays exact.
+            let pieces = along.compactMap { Self.strip(from: p, to: q, outwardSign: sign, distance: distance, under: $0.under) }
+                .sorted { $0.from < $1.from }
+            for piece in pieces {
+                out.append(on(piece.from))
+                out += piece.far
+                out.append(on(piece.to))
+            }
+        }
+        return out
+    }
+
+    /// The strip `distance` wide beyond the edge p→q, clipped to the convex ring `under`: where its base runs along
+    /// the edge (`from`…`to`, distances from p) and its corners off the edge's line, in order from p to q; `nil`
+    /// when `under` holds none of it.
+    private static func strip(from p: PlanePoint, to q: PlanePoint, outwardSign sign: Double, distance: Double,
+                              under: Ring) -> (from: Double, to: Double, far: [PlanePoint])? {
+        let dx = q.x - p.x, dy = q.y - p.y, l = hypot(dx, dy)
+        guard l > 0, under.count >= 3 else { return nil }
+        let ux = dx / l, uy = dy / l, nx = sign * uy, ny = -sign * ux
+        var strip: Ring = [p, q, PlanePoint(q.x + nx * distance, q.y + ny * distance),
+                           PlanePoint(p.x + nx * distance, p.y + ny * distance)]
+        var underArea = 0.0
+        for i in under.indices { let a = under[i], b = under[(i + 1) % under.count]; underArea += a.x * b.y - b.x * a.y }
+        guard underArea != 0, underArea.isFinite else { return nil }
+        let inside: Double = underArea > 0 ? 1 : -1
+        for i in under.indices {
+            let a = under[i], b = under[(i + 1) % under.count]
+            guard a != b else { continue }
+            // Keep the side of edge a→b the ring's interior is on; a hair of slack keeps p and q, which lie on
+            // `under`'s edge up to rounding.
+            let ex = b.x - a.x, ey = b.y - a.y, el = hypot(ex, ey)
+            strip = clippedPolygon(strip, side: { inside * (ex * ($0.y - a.y) - ey * ($0.x - a.x)) / el + 1e-9 }) { s, t, f in
+                PlanePoint(s.x + (t.x - s.x) * f, s.y + (t.y - s.y) * f)
+            }
+            if strip.count < 3 { return nil }
+        }
+        func along(_ r: PlanePoint) -> Double { (r.x - p.x) * ux + (r.y - p.y) * uy }
+        func off(_ r: PlanePoint) -> Double { (r.x - p.x) * nx + (r.y - p.y) * ny }
+        // The strip is convex with its base on the edge's line, so its far side is monotone along the edge.
+        let far = strip.filter { off($0) > 1e-6 }.sorted { along($0) < along($1) }
+        let base = strip.filter { off($0) <= 1e-6 }.map(along)
+        guard !far.isEmpty, let from = base.min(), let to = base.max(), to > from else { return nil }
+        return (Swift.max(0, from), Swift.min(l, to), far)
+    }
+}
+
+extension Array where Element == PlanePoint {
+    /// Whether the ring is convex (every turn the same way; collinear points allowed) and not degenerate.
+    var isConvex: Bool {
+        guard count >= 3 else { return false }
+        var sign = 0.0
+        for i in indices {
+            let a = self[i], b = self[(i + 1) % count], c = self[(i + 2) % count]
+            let cross = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x)
+            guard cross.isFinite else { return false }
+            if cross != 0 {
+                if sign == 0 { sign = cross } else if (cross > 0) != (sign > 0) { return false }
+            }
+        }
+        return sign != 0
+    }
+}

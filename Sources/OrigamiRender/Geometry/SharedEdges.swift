@@ -1,0 +1,238 @@
+import Foundation
+import Origami
+
+/// A straight edge on a plane (a 3D context's flattened plane, or the device).
+struct PlaneSegment: Sendable {
+    var a: PlanePoint
+    var b: PlanePoint
+
+    /// Whether the edge from `p` to `q` runs along this segment: both ends within `tolerance` of its line, and the
+    /// two overlapping by more than `tolerance`.
+    func isRunAlong(from p: PlanePoint, to q: PlanePoint, tolerance tol: Double) -> Bool {
+        let dx = b.x - a.x, dy = b.y - a.y, l = hypot(dx, dy)
+        guard l > tol else { return false }
+        let ux = dx / l, uy = dy / l
+        func offLine(_ r: PlanePoint) -> Double { abs((r.x - a.x) * uy - (r.y - a.y) * ux) }
+        func along(_ r: PlanePoint) -> Double { (r.x - a.x) * ux + (r.y - a.y) * uy }
+        guard offLine(p) <= tol, offLine(q) <= tol else { return false }
+        let tp = along(p), tq = along(q)
+        return Swift.min(l, Swift.max(tp, tq)) - Swift.max(0, Swift.min(tp, tq)) > tol
+    }
+}
+
+/// One edge a fragment shares with a fragment painted after it, which it is extended under.
+struct SealedEdge: Sendable {
+    let segment: PlaneSegment
+    /// The later fragment (an index into the fragments given to `SharedEdges`).
+    let later: Int
+}
+
+/// Which edges of each BSP fragment are sealed, and which are its polygon's own (DESIGN §3.7, exact edges).
+///
+/// Every face is antialiased at its exact outline. Where two faces of one context share an edge (the same
+/// segment in the context's 3D space, within a tolerance, and the two faces on opposite sides of it once
+/// flattened: a cube's neighbouring faces, two faces of a solid), their edge pixels are covered by the two
+/// faces' complementary coverages α and 1 − α, and painted one after the other they would let the background
+/// through by α·(1 − α). So the face painted *first* is extended under the later one along that edge only, past
+/// every pixel the edge crosses (`Painter.seal`, 1.5 px): the later face's antialiased edge then blends with the
+/// earlier face alone, and a pixel reads later·α + earlier·(1 − α) whichever of the two is painted first. The
+/// extension is clipped to the later fragment (`Ring.extended(along:by:tolerance:)`), so it never pokes past the
+/// pair's outline where the two meet a silhouette. Free edges (silhouettes) are never moved: a lone plane covers
+/// its exact area. (Where a shared edge ends on the silhouette, three coverages meet in one pixel and no
+/// source-over order is exact; there the BSP's geometric input order, `Painter.sortedScene`, keeps the paint order,
+/// and so the pixels, independent of the tree's order.)
+///
+/// The test is done on the fragments' corners in the context's space after the perspective divide (a shared 3D
+/// segment stays shared under the projective map), so it is exact for the faces' own geometry, whatever the pixel
+/// grid, and independent of how each face's outline is later mapped to the device.
+///
+/// A fragment's edges that lie on its member's own polygon are `outer`: when the BSP splits a plane, each
+/// fragment is clipped to its polygon with those edges pushed out of the way, so the plane's own antialiased
+/// outline survives, and only the split lines cut (see `Painter.drawScene`).
+struct SharedEdges {
+    /// Per fragment (same indices as the fragments given): the edges to extend under a later fragment.
+    private(set) var sealed: [[SealedEdge]]
+    /// Per fragment of a split member: its edges that lie on its member's own polygon (not on a split line).
+    private(set) var outer: [[PlaneSegment]]
+
+    /// - Parameters:
+    ///   - fragments: the BSP's fragments, back to front (the painter's order).
+    ///   - polygons: each member's whole polygon (before splitting), keyed by member.
+    ///   - outline: a member's drawn outline in the context's space (after the divide), when it differs from its
+    ///     polygon (a solid's face masked to a triangle or hexagon: the seams are along the outline, inside the
+    ///     layer's rectangle). Each fragment of a split member seals along the part of the outline it holds.
+    ///   - sealable: whether a member's face may take part in a seal (an opaque face turned toward the viewer).
+    init(fragments: [ScenePolygon], polygons: [Int: ScenePolygon], outline: (Int) -> [Vector3]?,
+         sealable: (Int) -> Bool) {
+        sealed = Array(repeating: [], count: fragments.count)
+        outer = Array(repeating: [], count: fragments.count)
+        struct Edge { let fragment: Int; let a: Vector3; let b: Vector3 }
+        var edges: [Edge] = []
+        var pieces: [Int: Int] = [:]
+        for f in fragments { pieces[f.member, default: 0] += 1 }
+        var centroids = fragments.map { f -> PlanePoint in let c = f.centroid; return PlanePoint(c.x, c.y) }
+        edges.reserveCapacity(4 * fragments.count)
+        for (f, fragment) in fragments.enumerated() {
+            let pts = fragment.points
+            let whole = pieces[fragment.member] == 1
+            if !whole, let own = polygons[fragment.member] {
+                // A fragment lies inside its convex polygon: an edge on one of the polygon's edge lines is on its
+                // boundary. (Only split members are clipped to their fragments, so only they need these.)
+                for i in pts.indices {
+                    let a = pts[i], b = pts[(i + 1) % pts.count]
+                    guard a != b, Self.liesOnBoundary(a, b, of: own.points) else { continue }
+                    outer[f].append(PlaneSegment(a: PlanePoint(a.x, a.y), b: PlanePoint(b.x, b.y)))
+                }
+            }
+            guard sealable(fragment.member) else { continue }
+            var ring = pts
+            if let shape = outline(fragment.member), shape.count >= 3 {
+                ring = whole ? shape : Self.clip(shape, to: fragment)
+                guard ring.count >= 3 else { continue }
+                let c = ring.reduce(Vector3.zero, +) / Double(ring.count)
+                centroids[f] = PlanePoint(c.x, c.y)
+            }
+            for i in ring.indices {
+                let a = ring[i], b = ring[(i + 1) % ring.count]
+                // A split member's edges along split lines are not its own: they are cut hard (see `outer`).
+                guard a != b, whole || outline(fragment.member) != nil
+                        || polygons[fragment.member].map({ Self.liesOnBoundary(a, b, of: $0.points) }) ?? true
+                else { continue }
+                edges.append(Edge(fragment: f, a: a, b: b))
+            }
+        }
+        guard edges.count > 1 else { return }
+        func check(_ e: Edge, _ g: Edge) {
+            guard fragments[e.fragment].member != fragments[g.fragment].member,
+                  Self.overlap(e.a, e.b, g.a, g.b),
+                  Self.onOppositeSides(centroids[e.fragment], centroids[g.fragment], of: e.a, e.b) else { return }
+            // The earlier fragment goes under the later one.
+            let (under, edge, later) = e.fragment < g.fragment ? (e.fragment, e, g.fragment) : (g.fragment, g, e.fragment)
+            sealed[under].append(SealedEdge(segment: PlaneSegment(a: PlanePoint(edge.a.x, edge.a.y),
+                                                                  b: PlanePoint(edge.b.x, edge.b.y)),
+                                            later: later))
+        }
+        // Candidates are edges whose boxes (grown by the tolerance) meet in a cell of a 3D grid about one average
+        // edge long, so a scene of many solids costs about linear time (in 3D, not on the screen: solids behind
+        // one another do not meet); each pair is checked once, in the cell holding the lower corner of their
+        // boxes' overlap. An edge spanning very many cells (a huge plane among small ones) is checked against every
+        // edge instead.
+        typealias Box = (lo: Vector3, hi: Vector3)
+        let boxes = edges.map { e -> Box in
+            let t = Self.tolerance(e.a, e.b)
+            return (Vector3(Swift.min(e.a.x, e.b.x) - t, Swift.min(e.a.y, e.b.y) - t, Swift.min(e.a.z, e.b.z) - t),
+                    Vector3(Swift.max(e.a.x, e.b.x) + t, Swift.max(e.a.y, e.b.y) + t, Swift.max(e.a.z, e.b.z) + t))
+        }
+        let mean = edges.reduce(0.0) { $0 + ($1.b - $1.a).length } / Double(edges.count)
+        let origin = boxes.reduce(boxes[0].lo) { o, b in
+            Vector3(Swift.min(o.x, b.lo.x), Swift.min(o.y, b.lo.y), Swift.min(o.z, b.lo.z))
+        }
+        let size = mean > 0 && mean.isFinite ? mean : 1
+        func cell(_ p: Vector3) -> (Int, Int, Int)? {
+            let c = ((p.x - origin.x) / size).rounded(.down), d = ((p.y - origin.y) / size).rounded(.down),
+                e = ((p.z - origin.z) / size).rounded(.down)
+            guard c.isFinite, d.isFinite, e.isFinite, abs(c) < 1e5, abs(d) < 1e5, abs(e) < 1e5 else { return nil }
+            return (Int(c), Int(d), Int(e))
+        }
+        struct Cell: Hashable, Comparable {
+            let x: Int, y: Int, z: Int
+            static func < (l: Cell, r: Cell) -> Bool { (l.x, l.y, l.z) < (r.x, r.y, r.z) }
+        }
+        // (cell, edge) for every cell an edge's box covers, sorted so each cell's edges are adjacent.
+        var entries: [(cell: Cell, edge: Int)] = []
+        entries.reserveCapacity(2 * edges.count)
+        var large: [Int] = []
+        for (k, box) in boxes.enumerated() {
+            guard let lo = cell(box.lo), let hi = cell(box.hi),
+                  (hi.0 - lo.0 + 1) * (hi.1 - lo.1 + 1) * (hi.2 - lo.2 + 1) <= 64 else { large.append(k); continue }
+            for cx in lo.0...hi.0 { for cy in lo.1...hi.1 { for cz in lo.2...hi.2 {
+                entries.append((Cell(x: cx, y: cy, z: cz), k))
+            } } }
+        }
+        entries.sort { $0.cell < $1.cell }
+        var start = 0
+        while start < entries.count {
+            let here = entries[start].cell
+            var end = start + 1
+            while end < entries.count, entries[end].cell == here { end += 1 }
+            for i in start..<end {
+                for j in (i + 1)..<end {
+                    let p = boxes[entries[i].edge], q = boxes[entries[j].edge]
+                    guard p.lo.x <= q.hi.x, q.lo.x <= p.hi.x, p.lo.y <= q.hi.y, q.lo.y <= p.hi.y,
+                          p.lo.z <= q.hi.z, q.lo.z <= p.hi.z else { continue }
+                    // Each pair once: in the cell of the lower corner of the boxes' overlap.
+                    let corner = Vector3(Swift.max(p.lo.x, q.lo.x), Swift.max(p.lo.y, q.lo.y), Swift.max(p.lo.z, q.lo.z))
+                    guard let c = cell(corner), Cell(x: c.0, y: c.1, z: c.2) == here else { continue }
+                    check(edges[entries[i].edge], edges[entries[j].edge])
+                }
+            }
+            start = end
+        }
+        var isLarge = [Bool](repeating: false, count: edges.count)
+        for k in large { isLarge[k] = true }
+        for k in large {
+            for j in edges.indices where j != k && (!isLarge[j] || j > k) { check(edges[k], edges[j]) }
+        }
+    }
+
+    /// The convex `polygon` cut to the convex fragment (both in one plane of the context): Sutherland–Hodgman
+    /// against the planes through each fragment edge, perpendicular to the fragment's plane.
+    static func clip(_ polygon: [Vector3], to fragment: ScenePolygon) -> [Vector3] {
+        let n = fragment.normal, c = fragment.centroid, pts = fragment.points
+        var out = polygon
+        for i in pts.indices {
+            let a = pts[i], b = pts[(i + 1) % pts.count]
+            var inward = n.cross(b - a)
+            if inward.dot(c - a) < 0 { inward = inward * -1 }
+            let l = inward.length
+            guard l > 0 else { continue }
+            let u = inward / l
+            let slack = tolerance(a, b)
+            out = clippedPolygon(out, side: { ($0 - a).dot(u) + slack }) { p, q, t in p + (q - p) * t }
+            if out.count < 3 { return [] }
+        }
+        return out
+    }
+
+    /// How far apart two points of a context may be and still count as one: relative to their size, so faces
+    /// built by different transforms (a cube's faces meet at corners computed through different rotations) match.
+    static func tolerance(_ a: Vector3, _ b: Vector3) -> Double {
+        1e-6 * (1 + Swift.max(abs(a.x), abs(a.y), abs(a.z), abs(b.x), abs(b.y), abs(b.z)))
+    }
+
+    /// The distance from `p` to the line through `a` and `b` (`a != b`).
+    private static func distance(_ p: Vector3, toLine a: Vector3, _ b: Vector3) -> (distance: Double, along: Double) {
+        let d = b - a, length = d.length
+        let u = d / length, ap = p - a, t = ap.dot(u)
+        return ((ap - u * t).length, t)
+    }
+
+    private static func liesOnBoundary(_ a: Vector3, _ b: Vector3, of polygon: [Vector3]) -> Bool {
+        let tol = tolerance(a, b)
+        for i in polygon.indices {
+            let p = polygon[i], q = polygon[(i + 1) % polygon.count]
+            guard (q - p).length > tol else { continue }
+            if distance(a, toLine: p, q).distance <= tol, distance(b, toLine: p, q).distance <= tol { return true }
+        }
+        return false
+    }
+
+    /// Whether segments ab and cd lie on one line and overlap by more than the tolerance.
+    private static func overlap(_ a: Vector3, _ b: Vector3, _ c: Vector3, _ d: Vector3) -> Bool {
+        let tol = Swift.max(tolerance(a, b), tolerance(c, d))
+        let length = (b - a).length
+        guard length > tol else { return false }
+        let (dc, tc) = distance(c, toLine: a, b), (dd, td) = distance(d, toLine: a, b)
+        guard dc <= tol, dd <= tol else { return false }
+        return Swift.min(length, Swift.max(tc, td)) - Swift.max(0, Swift.min(tc, td)) > tol
+    }
+
+    /// Whether `p` and `q` lie strictly on opposite sides of the flattened line through `a` and `b`: the two faces
+    /// meet there edge to edge (a silhouette, where they fold over onto the same side, is not a seam).
+    private static func onOppositeSides(_ p: PlanePoint, _ q: PlanePoint, of a: Vector3, _ b: Vector3) -> Bool {
+        let dx = b.x - a.x, dy = b.y - a.y
+        let sp = dx * (p.y - a.y) - dy * (p.x - a.x), sq = dx * (q.y - a.y) - dy * (q.x - a.x)
+        let scale = 1e-9 * (dx * dx + dy * dy)
+        return (sp > scale && sq < -scale) || (sp < -scale && sq > scale)
+    }
+}
