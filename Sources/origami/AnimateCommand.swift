@@ -145,7 +145,7 @@ struct AnimateCommand: ParsableCommand {
         let range: FrameRange
         do { range = try self.range(to: end(of: description)) } catch { fail("\(error)") }
         let protected = description.protectedFiles
-        let options = picture.renderOptions(for: description)
+        let options = picture.renderOptions(for: description.canvas)
         let size: (width: Int, height: Int)
         do { size = try description.frameSize(options: options) } catch { fail("\(error)") }
 

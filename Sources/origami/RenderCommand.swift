@@ -23,9 +23,10 @@ struct PictureOptions: ParsableArguments {
         guard (1...8).contains(supersample) else { throw ValidationError("--supersample must be between 1 and 8.") }
     }
 
-    func renderOptions(for scene: Scene) -> RenderOptions {
-        RenderOptions(scale: scale ?? scene.canvas.scale, supersample: supersample, background: scene.canvas.background,
-                      antialias: antialias ?? scene.canvas.antialias, pngCompression: pngCompression)
+    /// The options for a scene's canvas: the command line's, else the scene's.
+    func renderOptions(for canvas: Canvas) -> RenderOptions {
+        RenderOptions(scale: scale ?? canvas.scale, supersample: supersample, background: canvas.background,
+                      antialias: antialias ?? canvas.antialias, pngCompression: pngCompression)
     }
 }
 
@@ -88,7 +89,7 @@ struct RenderCommand: ParsableCommand {
         let s = try scene.load()
         checkWritable(out, protecting: s)
         do {
-            try Renderer.write(s.root, size: s.canvas.size, options: picture.renderOptions(for: s), to: out,
+            try Renderer.write(s.root, size: s.canvas.size, options: picture.renderOptions(for: s.canvas), to: out,
                                format: format, protecting: s.protectedFiles, time: time.time)
         } catch {
             fail("\(error)")

@@ -133,7 +133,7 @@ struct SweepCommand: ParsableCommand {
                 try sweep.checkSizes(options: folder.plan.renderOptions, thumbnail: thumbnail)
                 try sweep.merge(in: folder, thumbnail: thumbnail)
             } else {
-                let options = picture.renderOptions(for: description)
+                let options = picture.renderOptions(for: description.canvas)
                 try sweep.checkSizes(options: options, thumbnail: thumbnail)
                 let folder = try SweepFolder.claim(folderURL, for: SweepPlan(sweep: sweep, options: options), force: force,
                                                    protecting: description.protectedFiles)
@@ -152,14 +152,5 @@ struct SweepCommand: ParsableCommand {
             fail("\(error)")
         }
         print("wrote \(sweep.variantCount) variants: \(folderURL.path)/sheet.png, lighting.csv, lighting.json, plots/")
-    }
-}
-
-extension PictureOptions {
-    /// The options for a scene that is not instantiated yet (a sweep instantiates one per variant).
-    func renderOptions(for description: SceneDescription) -> RenderOptions {
-        RenderOptions(scale: scale ?? description.canvas.scale, supersample: supersample,
-                      background: description.canvas.background, antialias: antialias ?? description.canvas.antialias,
-                      pngCompression: pngCompression)
     }
 }
