@@ -35,6 +35,7 @@ do {
     try SweepBenchmarks.run(harness)
     try PolyhedronBenchmarks.run(harness, origami: option("--origami"))
     try ImageBenchmarks.run(harness)
+    try ServeBenchmarks.run(harness)
     print(harness.table())
     print("\nTotal benchmark time: \(format(ContinuousClock.now - started)). Ratio = median ÷ baseline median (same run).")
 } catch {
