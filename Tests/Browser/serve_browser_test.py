@@ -166,6 +166,22 @@ def main():
             assert page.locator("#overlay polygon.seen").count() == 1
             command = page.text_content("#command")
             assert "origami hit " in command and " 200,200" in command, command
+            # The hit map toggle lays the map over the picture.
+            page.check("#show-hitmap")
+            wait_until(lambda: page.is_visible("#hitmap") and
+                       (page.get_attribute("#hitmap", "src") or "").startswith("blob:"), "the hit map")
+
+        def play_time(page, server):
+            assert page.is_visible("#time-section"), "no time scrubber for an animated scene"
+            renders = int(page.get_attribute("body", "data-renders"))
+            page.click("#play")
+            wait_until(lambda: float(page.input_value("#time")) > 0.3, "the time to advance")
+            wait_until(lambda: int(page.get_attribute("body", "data-renders")) > renders + 2, "new frames")
+            page.click("#play")
+            paused = page.input_value("#time")
+            time.sleep(0.3)
+            assert page.input_value("#time") == paused, "still playing after pause"
+            assert "--time " in page.text_content("#command")
 
         def ambient_slider(page, server):
             before = picture_png(page)
@@ -221,6 +237,7 @@ def main():
         step("book cube click", click_centre, cube)
         step("ambient slider", ambient_slider, lit)
         step("edit and break", edit_and_break, lit)
+        step("play time", play_time, "Models/turntable.yaml")
 
         if args.screenshot:
             server = Server(args.origami, "Models/turning-cube.yaml")

@@ -261,7 +261,11 @@ const hitmap = requester(async () => {
   const response = await fetch(url("/hitmap.png", [["view.scale", num(pixelRatio())], ["view.client", client + "-map"], ["view.seq", String(++seq)]]));
   if (response.status === 409) return;
   if (!response.ok) { status("hit map: " + await errorText(response), true); return; }
+  const loaded = new Promise((resolve) => { $("hitmap").onload = resolve; $("hitmap").onerror = resolve; });
   showImage($("hitmap"), await response.blob());
+  await loaded;
+  // Shown once there is a map to show (a large one takes a moment), and only while the box is ticked.
+  $("hitmap").hidden = !$("show-hitmap").checked;
 });
 
 const hit = requester(async () => {
@@ -364,7 +368,7 @@ $("time").addEventListener("input", () => {
   changed();
 });
 $("show-hitmap").addEventListener("change", () => {
-  $("hitmap").hidden = !$("show-hitmap").checked;
+  if (!$("show-hitmap").checked) $("hitmap").hidden = true;
   hitmap();
 });
 $("copy").addEventListener("click", async () => {
