@@ -5,7 +5,11 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := libcairo2-dev libgif-dev pkg-config fonts-dejavu-core
 
-.PHONY: bootstrap build demo test bench check clean
+# The browser tests of `origami serve` (Tests/Browser): Debian's chromium, driven by Playwright from PyPI (never
+# `playwright install`: no browser download).
+BROWSER_APT_PACKAGES := chromium
+
+.PHONY: bootstrap bootstrap-browser build demo test browser-test bench check clean
 
 # Installs the C libraries through apt when pkg-config cannot find them, or giflib's header (it has no .pc file),
 # is missing (sudo only when not root).
@@ -14,6 +18,20 @@ bootstrap:
 	    || [ ! -f /usr/include/gif_lib.h ] || [ ! -d /usr/share/fonts/truetype/dejavu ]; then \
 	  echo "Installing $(APT_PACKAGES) through apt"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(APT_PACKAGES); \
+	fi
+
+# Not fatal: without chromium or Playwright (no network, say) `make test` says the browser tests were skipped.
+bootstrap-browser:
+	@if ! command -v chromium >/dev/null; then \
+	  echo "Installing $(BROWSER_APT_PACKAGES) through apt (for the browser tests)"; \
+	  ($(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(BROWSER_APT_PACKAGES)) \
+	    || echo "warning: could not install chromium; the browser tests will be skipped"; \
+	fi
+	@if ! python3 -c "import playwright" 2>/dev/null; then \
+	  echo "Installing playwright through pip (for the browser tests)"; \
+	  python3 -m pip install --quiet playwright 2>/dev/null \
+	    || python3 -m pip install --quiet --user --break-system-packages playwright \
+	    || echo "warning: could not install playwright; the browser tests will be skipped"; \
 	fi
 
 build: bootstrap
@@ -35,9 +53,18 @@ demo: build
 	  && rm -rf "$$tmp"
 	@echo "Rendered $$(ls Models/*.yaml | wc -l) models into Renders/ ($$(ls Renders/*.gif | wc -l) animated)"
 
-test: bootstrap
+test: bootstrap bootstrap-browser
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) browser-test
+
+# `origami serve` in a real browser (needs the debug build `make test` makes); skipped without chromium/Playwright.
+browser-test:
+	@if command -v chromium >/dev/null && python3 -c "import playwright" 2>/dev/null; then \
+	  python3 Tests/Browser/serve_browser_test.py --origami .build/debug/origami; \
+	else \
+	  echo "browser tests skipped: chromium or Playwright is missing (make bootstrap-browser installs them)"; \
+	fi
 
 # Issue 7's reliability checks (not part of `make test`: they take a while). The whole suite under
 # ThreadSanitizer and AddressSanitizer (separate scratch paths, so `make test`'s build is untouched), then every

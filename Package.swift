@@ -12,6 +12,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // The live viewer's server (`origami serve`). Without the ConfigurationSupport trait: no swift-configuration.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
     ],
     targets: [
         // Headers only: cairo, cairo-svg, cairo-pdf, pixman and libpng, for OrigamiRender's use.
@@ -34,15 +38,23 @@ let package = Package(
             "OrigamiRender",
             .product(name: "Yams", package: "Yams"),
         ]),
+        // The live viewer: routes, page (Resources/, plain HTML/CSS/JS), file watching. `origami serve` runs it.
+        .target(name: "OrigamiServe", dependencies: [
+            "OrigamiScene",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ], resources: [.copy("Resources")]),
         .executableTarget(name: "origami", dependencies: [
             "OrigamiScene",
+            "OrigamiServe",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Release-mode benchmarks with same-run baselines (`make bench`); raw Cairo and pixman are baselines.
         // Fixtures gives them the tests' book cube (not TestSupport: that links Swift Testing, whose debug info
         // valgrind cannot read, and callgrind counts are how these benchmarks compare implementations).
         .executableTarget(name: "OrigamiBenchmarks",
-                          dependencies: ["Origami", "OrigamiRender", "OrigamiScene", "CCairo", "Fixtures"],
+                          dependencies: ["Origami", "OrigamiRender", "OrigamiScene", "OrigamiServe", "CCairo", "Fixtures"],
                           path: "Benchmarks/OrigamiBenchmarks"),
         // The book's cube and other scenes shared by the tests and the benchmarks (no test framework).
         .target(name: "Fixtures", dependencies: ["Origami"], path: "Tests/Fixtures"),
@@ -51,6 +63,11 @@ let package = Package(
         // CGif: the GIF tests decode what the writer wrote with giflib's own reader.
         .testTarget(name: "OrigamiRenderTests", dependencies: ["OrigamiRender", "CGif", "TestSupport"]),
         .testTarget(name: "OrigamiSceneTests", dependencies: ["OrigamiScene", "TestSupport"]),
+        // The viewer's routes through HummingbirdTesting (no port).
+        .testTarget(name: "OrigamiServeTests", dependencies: [
+            "OrigamiServe", "TestSupport",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
         // Runs the built `origami` executable as a process, as a user would.
         .testTarget(name: "OrigamiCLITests", dependencies: ["origami", "TestSupport"]),
     ],

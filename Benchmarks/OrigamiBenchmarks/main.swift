@@ -35,6 +35,7 @@ do {
     try SweepBenchmarks.run(harness)
     try PolyhedronBenchmarks.run(harness, origami: option("--origami"))
     try ImageBenchmarks.run(harness)
+    try ServeBenchmarks.run(harness)
     // Last: it tunes the allocator for the whole process, as `origami animate` does.
     try AnimateBenchmarks.run(harness, models: option("--models") ?? "Models")
     print(harness.table())

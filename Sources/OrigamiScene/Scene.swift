@@ -74,6 +74,21 @@ public final class Scene {
 
     /// The first layer with this name.
     public func layer(named name: String) -> Layer? { root.sublayer(named: name) }
+
+    /// How a layer is named in output (the CLI's and the viewer's): its name, or its place in the tree
+    /// (`layers[0].sublayers[2]`); the root is `canvas`.
+    public func label(of layer: Layer) -> String {
+        if let name = layer.name { return name }
+        if layer === root { return "canvas" }
+        var parts: [String] = []
+        var current = layer
+        while let s = current.superlayer {
+            let i = s.sublayers.firstIndex { $0 === current } ?? 0
+            parts.append(s === root ? "layers[\(i)]" : "sublayers[\(i)]")
+            current = s
+        }
+        return parts.reversed().joined(separator: ".")
+    }
 }
 
 extension Scene {

@@ -13,7 +13,8 @@ struct OrigamiCommand: ParsableCommand {
             A scene file (YAML or JSON) describes a canvas and a tree of layers, transform layers and solids.
             Transforms are operation lists applied like the book's code: [perspective 500, rotate x -45].
             """,
-        subcommands: [RenderCommand.self, AnimateCommand.self, SweepCommand.self, HitCommand.self, HitMapCommand.self, InspectCommand.self]
+        subcommands: [RenderCommand.self, AnimateCommand.self, SweepCommand.self, HitCommand.self, HitMapCommand.self,
+                      InspectCommand.self, ServeCommand.self]
     )
 
     static func main() {
@@ -164,19 +165,8 @@ struct PointArgument: ExpressibleByArgument {
     static var defaultValueDescription: String { "X,Y" }
 }
 
-/// How a layer is named in output: its name, or its place in the tree (`layers[0].sublayers[2]`).
-func label(of layer: Layer, in scene: Scene) -> String {
-    if let name = layer.name { return name }
-    if layer === scene.root { return "canvas" }
-    var parts: [String] = []
-    var current = layer
-    while let s = current.superlayer {
-        let i = s.sublayers.firstIndex { $0 === current } ?? 0
-        parts.append(s === scene.root ? "layers[\(i)]" : "sublayers[\(i)]")
-        current = s
-    }
-    return parts.reversed().joined(separator: ".")
-}
+/// How a layer is named in output (`Scene.label(of:)`).
+func label(of layer: Layer, in scene: Scene) -> String { scene.label(of: layer) }
 
 func fmt(_ v: Double, _ digits: Int = 2) -> String {
     let s = String(format: "%.\(digits)f", v)
