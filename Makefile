@@ -5,9 +5,10 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := libcairo2-dev libgif-dev pkg-config fonts-dejavu-core
 
-# The browser tests of `origami serve` (Tests/Browser): Debian's chromium, driven by Playwright from PyPI (never
-# `playwright install`: no browser download).
-BROWSER_APT_PACKAGES := chromium
+# Tools only the tests use: Debian's chromium for the browser tests of `origami serve` (Tests/Browser), driven by
+# Playwright from PyPI (never `playwright install`: no browser download), and gifsicle, which reads the GIFs
+# `origami animate` writes independently of its writer.
+BROWSER_APT_PACKAGES := chromium gifsicle
 
 .PHONY: bootstrap bootstrap-browser build demo test browser-test bench check clean
 
@@ -22,10 +23,10 @@ bootstrap:
 
 # Not fatal: without chromium or Playwright (no network, say) `make test` says the browser tests were skipped.
 bootstrap-browser:
-	@if ! command -v chromium >/dev/null; then \
-	  echo "Installing $(BROWSER_APT_PACKAGES) through apt (for the browser tests)"; \
+	@if ! command -v chromium >/dev/null || ! command -v gifsicle >/dev/null; then \
+	  echo "Installing $(BROWSER_APT_PACKAGES) through apt (for the tests)"; \
 	  ($(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(BROWSER_APT_PACKAGES)) \
-	    || echo "warning: could not install chromium; the browser tests will be skipped"; \
+	    || echo "warning: could not install $(BROWSER_APT_PACKAGES); the tests that need them will be skipped"; \
 	fi
 	@if ! python3 -c "import playwright" 2>/dev/null; then \
 	  echo "Installing playwright through pip (for the browser tests)"; \
