@@ -216,7 +216,7 @@ struct ServeRouteTests {
         ("yaw=999", 400, "`999` is not a number in -180…180 for `yaw`"),
         ("yaw=0:90:15", 400, "`yaw` takes one value here, not 7"),
         ("yew=10", 400, "unknown sweep parameter `yew`"),
-        ("time=inf", 400, "`inf` is not a number in 0…1000000000 for `time`"),
+        ("time=inf", 400, "`inf` is not a finite number for `time`"),
         ("light[2].intensity=1", 400, "`light[2].intensity` names light 2, but the lighting has 1 light(s)"),
         ("light.direction=0,0,0", 400, "the light direction is zero"),
         ("view.scale=3", 400, "`view.scale` must be between 1 and 2 (device pixels per point), not 3"),
