@@ -67,6 +67,7 @@ struct AnimateCommand: ParsableCommand {
     @OptionGroup var picture: PictureOptions
 
     func validate() throws {
+        try scene.requireFile(for: "animate")
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
         guard maxFrames >= 1 else { throw ValidationError("--max-frames must be at least 1.") }
         guard (1...120).contains(filmstripFrames) else { throw ValidationError("--filmstrip-frames must be between 1 and 120.") }

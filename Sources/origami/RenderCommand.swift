@@ -79,6 +79,9 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var time: TimeOption
 
     func run() throws {
+        if scene.readsStandardInput && output == nil {
+            throw ValidationError("Give -o FILE: a scene read from standard input has no name to name the picture after.")
+        }
         let sceneName = URL(fileURLWithPath: scene.scene).deletingPathExtension().lastPathComponent
         let out = URL(fileURLWithPath: output ?? sceneName + "." + (self.format ?? .png).rawValue)
         let format = checkedFormat(out, requested: self.format, writer: "render")

@@ -71,6 +71,7 @@ struct SweepCommand: ParsableCommand {
     @OptionGroup var picture: PictureOptions
 
     func validate() throws {
+        try scene.requireFile(for: "sweep")
         if let shard, shard != "auto", parseShard(shard) == nil {
             throw ValidationError("--shard must be i/n with 1 ≤ i ≤ n, e.g. --shard 2/8, or auto.")
         }
