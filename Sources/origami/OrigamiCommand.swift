@@ -10,7 +10,7 @@ struct OrigamiCommand: ParsableCommand {
         commandName: "origami",
         abstract: "Render, light and hit-test 3D scenes built from Core Animation-style layers.",
         discussion: """
-            A scene file (YAML or JSON) describes a canvas and a tree of layers, transform layers and solids.
+            A scene file (YAML or JSON) describes a canvas and a tree of layers, transform layers and solids. \
             Transforms are operation lists applied like the book's code: [perspective 500, rotate x -45].
             """,
         // The one version constant: sweep manifests record the same.

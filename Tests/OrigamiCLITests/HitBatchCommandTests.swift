@@ -1,4 +1,6 @@
 import Foundation
+import Origami
+import OrigamiRender
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -265,5 +267,86 @@ private final class JUnitReport: NSObject, XMLParserDelegate {
         case "failure": failures.append(attributes["message"] ?? "")
         default: break
         }
+    }
+}
+
+/// The conventions issue 19 asks for: a version, the README's sample as the command prints it, help without
+/// doubled defaults, a scene from standard input, numbers without rounding noise.
+@Suite("origami command-line conventions, run as a process")
+struct CommandConventionTests {
+    @Test func versionIsTheOneSweepManifestsRecord() throws {
+        let r = try OrigamiCommand.run(["--version"])
+        #expect(r.status == 0)
+        let manifest = try String(contentsOf: OrigamiCommand.packageRoot.appendingPathComponent("Sources/OrigamiScene/SweepFolder.swift"),
+                                  encoding: .utf8)
+        let version = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!version.isEmpty && manifest.contains("toolVersion = \"\(version)\""))
+    }
+
+    /// The README's `hit` sample is the command's output, character for character.
+    @Test func readmeHitSampleIsTheRealOutput() throws {
+        let readme = try String(contentsOf: OrigamiCommand.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let marker = "(`origami hit Models/cube-button-interception.yaml 200,200`):\n\n```\n"
+        let start = try #require(readme.range(of: marker))
+        let end = try #require(readme.range(of: "```\n", range: start.upperBound..<readme.endIndex))
+        let sample = String(readme[start.upperBound..<end.lowerBound])
+        let r = try OrigamiCommand.run(["hit", "Models/cube-button-interception.yaml", "200,200"])
+        #expect(r.status == 0)
+        #expect(r.stdout == sample)
+    }
+
+    @Test func helpHasNoDoubledDefaultsOrRaggedLines() throws {
+        for command in ["render", "animate", "sweep", "hit", "hitmap", "inspect"] {
+            let r = try OrigamiCommand.run([command, "--help"])
+            #expect(r.status == 0)
+            // argument-parser appends "(default: …)" itself; help text that says it too doubles it.
+            let flat = r.stdout.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: #" +"#, with: " ", options: .regularExpression)
+            #expect(flat.range(of: #"\(default[^)]*\)\.? \(default"#, options: .regularExpression) == nil, "\(command)")
+            #expect(!flat.contains("fast (default)"), "\(command)")
+            // Discussion paragraphs are wrapped by the parser: no line stops far short of the width
+            // in the middle of a paragraph (a hand-wrapped line).
+            let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let overview = lines.prefix { !$0.hasPrefix("USAGE:") }
+            for (i, line) in overview.enumerated() where i + 1 < overview.count {
+                let next = overview[overview.index(overview.startIndex, offsetBy: i + 1)]
+                guard !line.isEmpty, !next.isEmpty, !next.hasPrefix(" "), !line.hasSuffix(":") else { continue }
+                #expect(line.count + 1 + (next.split(separator: " ").first?.count ?? 0) >= 80,
+                        "\(command): ragged line \"\(line)\"")
+            }
+        }
+    }
+
+    @Test func renderAndInspectReadAStandardInputScene() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("origami-stdin-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scene = "canvas: {size: [20, 10]}\nlayers: [{name: red, frame: [0, 0, 10, 10], backgroundColor: red}]\n"
+        let noOutput = try OrigamiCommand.run(["render", "-"], in: dir, standardInput: scene)
+        #expect(noOutput.status == 64)
+        #expect(noOutput.stderr.contains("Give -o FILE"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        let r = try OrigamiCommand.run(["render", "-", "-o", "out.png"], in: dir, standardInput: scene)
+        #expect(r.status == 0, "\(r.stderr)")
+        // A red 10-point square on the default white canvas, at scale 1.
+        let png = try Bitmap(contentsOfPNG: dir.appendingPathComponent("out.png"))
+        #expect(png.width == 20 && png.height == 10)
+        #expect(png[5, 5] == 0xFFFF_0000 && png[15, 5] == 0xFFFF_FFFF)
+        let inspect = try OrigamiCommand.run(["inspect", "-"], standardInput: scene)
+        #expect(inspect.status == 0, "\(inspect.stderr)")
+        #expect(inspect.stdout.hasPrefix("scene <stdin>: canvas 20×10 @1.00x\n"))
+        let sweep = try OrigamiCommand.run(["sweep", "-"], standardInput: scene)
+        #expect(sweep.status == 64)
+        #expect(sweep.stderr.contains("sweep reads its scene from a file"))
+    }
+
+    /// Face 2 of the book's cube: [translate 100 0 0, rotate y 90]. Rotation by 90° about y (Core Animation's
+    /// matrix, row vectors): m11 = cos 90° = 0, m13 = −sin 90° = −1, m31 = sin 90° = 1, m33 = 0; the rotation is
+    /// applied before the translation (CATransform3DRotate prepends), so the last row keeps (100, 0, 0, 1).
+    /// cos 90° computes to 6.12323e-17, which must print as 0.
+    @Test func inspectPrintsNoRoundingNoise() throws {
+        let r = try OrigamiCommand.run(["inspect", "Models/cube-button-interception.yaml"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("transform [0 0 -1 0; 0 1 0 0; 1 0 0 0; 100 0 0 1]\n"))
+        #expect(!r.stdout.contains("e-1"))
     }
 }
