@@ -111,6 +111,16 @@ public struct HitExpectations: Sendable {
         public var expected: HitAnswer
         public var actual: HitAnswer
         public var holds: Bool { expected.isMet(by: actual) }
+
+        /// `actual` with only the fields `expected` names: what a report shows beside it (a face, solid or
+        /// rank the expectation leaves out is noise there).
+        public var actualAsExpected: HitAnswer {
+            var a = actual
+            if expected.face == nil { a.face = nil }
+            if expected.solid == nil { a.solid = nil }
+            if expected.depthRank == nil { a.depthRank = nil }
+            return a
+        }
     }
 
     /// Every expectation checked against `tree` (built from `scene`), in file order.

@@ -308,7 +308,7 @@ struct HitCommand: ParsableCommand {
         let header = ["where", "point", "policy", "expected", "actual"]
         let rows = failures.map { o in
             ["\(file):\(o.line)", "(\(exact(Double(o.point.x))), \(exact(Double(o.point.y))))", o.policy.commandName,
-             o.expected.description, actualDescription(o)]
+             o.expected.description, o.actualAsExpected.description]
         }
         let widths = header.indices.map { c in rows.reduce(header[c].count) { max($0, $1[c].count) } }
         for row in [header] + rows {
@@ -317,15 +317,6 @@ struct HitCommand: ParsableCommand {
             }.joined(separator: "  "))
         }
         throw ExitCode(1)
-    }
-
-    /// The actual answer with the fields the expectation names (a face, solid or rank it does not name is noise).
-    private func actualDescription(_ o: HitExpectations.Outcome) -> String {
-        var a = o.actual
-        if o.expected.face == nil { a.face = nil }
-        if o.expected.solid == nil { a.solid = nil }
-        if o.expected.depthRank == nil { a.depthRank = nil }
-        return a.description
     }
 
     /// One test case per point × policy, named by point and policy, a failure giving both answers and the line.
@@ -339,7 +330,7 @@ struct HitCommand: ParsableCommand {
             let name = "(\(exact(Double(o.point.x))), \(exact(Double(o.point.y)))) \(o.policy.commandName)"
             xml += "    <testcase classname=\"\(xmlEscaped(suite))\" name=\"\(xmlEscaped(name))\" file=\"\(xmlEscaped(expectations.file))\" line=\"\(o.line)\""
             if o.holds { xml += "/>\n"; continue }
-            let message = "expected \(o.expected.description); got \(actualDescription(o))"
+            let message = "expected \(o.expected.description); got \(o.actualAsExpected.description)"
             xml += ">\n      <failure type=\"HitOrder\" message=\"\(xmlEscaped(message))\">"
             xml += xmlEscaped("\(expectations.file):\(o.line): a touch at \(name.prefix { $0 != ")" })) under \(o.policy.commandName): \(message)")
             xml += "</failure>\n    </testcase>\n"
