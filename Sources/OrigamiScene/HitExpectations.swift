@@ -181,6 +181,12 @@ public struct HitExpectations: Sendable {
     /// Reads an expectations file; problems are located as in a scene file (file:line:column: key path).
     public static func load(contentsOf url: URL, displayName: String? = nil) throws(SceneError) -> HitExpectations {
         let name = displayName ?? url.path
+        // Held to a scene file's size limit: the file is read whole.
+        let limit = SceneLimits.default.maxFileBytes
+        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > limit {
+            throw SceneError(SceneIssue(file: name, line: 0, column: 0, keyPath: "",
+                                        message: "the file is \(size) bytes, over the limit of \(limit)"))
+        }
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw SceneError(SceneIssue(file: name, line: 0, column: 0, keyPath: "",
                                         message: "cannot read the expectations file (no such file, or not readable)"))

@@ -53,10 +53,10 @@ struct HitCommand: ParsableCommand {
                                valueName: "step|colsxrows"))
     var grid: GridArgument?
 
-    @Option(help: "tree, coreanimation, frontmost or all.")
+    @Option(help: "Which policy's answer to give, or all three.")
     var policy: Policy = .all
 
-    @Option(help: ArgumentHelp("table, csv or json (default: table for one point, csv for many).", valueName: "format"))
+    @Option(help: ArgumentHelp("How to print the answers (default: table for one point, csv for many).", valueName: "format"))
     var format: Format?
 
     @Flag(help: "The same as --format json.")

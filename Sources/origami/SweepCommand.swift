@@ -16,7 +16,8 @@ struct SweepCommand: ParsableCommand {
             Separate values with commas, or with semicolons when a value has several numbers; a number also \
             takes a range LOW:HIGH:STEP, as in
 
-              --vary yaw=0:90:15 --vary 'light.direction=0,1,-0.5;1,0,-0.5'
+              --vary yaw=0:90:15 --vary ambient=0.2,0.5,0.8
+              --vary 'light.direction=0,1,-0.5;1,0,-0.5'
 
             --set gives the other parameters their values for every variant. Without --vary, the scene's \
             `sweep:` section is used. The output folder receives manifest.json (the scene's SHA-256, the \

@@ -116,6 +116,26 @@ struct HitBatchCommandTests {
         #expect(kinds.contains("container") && kinds.contains("face3") && kinds.count >= 4, "\(kinds)")
     }
 
+    /// `--set` and `--time` shape the scene every point is asked of: each row agrees with the single-point
+    /// command given the same values, and the values change some answers (so they are not ignored).
+    @Test(arguments: [["Models/turning-cube.yaml", "--set", "yaw=90", "--set", "tilt=-40"],
+                      ["Models/turntable.yaml", "--time", "1.5"]])
+    func parametersAndTimeApplyToEveryPoint(_ sceneAndValues: [String]) throws {
+        let scene = sceneAndValues[0], values = Array(sceneAndValues.dropFirst())
+        let shaped = try OrigamiCommand.run(["hit", scene, "--grid", "8x8"] + values)
+        let plain = try OrigamiCommand.run(["hit", scene, "--grid", "8x8"])
+        #expect(shaped.status == 0 && plain.status == 0, "\(shaped.stderr)\(plain.stderr)")
+        #expect(shaped.stdout != plain.stdout)
+        let table = try rows(shaped.stdout)
+        try #require(table.count == 64)
+        for i in stride(from: 3, to: 64, by: 9) {
+            let row = table[i]
+            let single = try OrigamiCommand.run(["hit", scene, "\(row["x"] ?? ""),\(row["y"] ?? "")", "--format", "csv"] + values)
+            #expect(single.status == 0, "\(single.stderr)")
+            #expect(try rows(single.stdout).first == row, "\(scene) row \(i)")
+        }
+    }
+
     @Test func sceneFromStandardInput() throws {
         let text = try String(contentsOf: OrigamiCommand.packageRoot.appendingPathComponent(Self.cube), encoding: .utf8)
         let r = try OrigamiCommand.run(["hit", "-", "200,200", "--policy", "frontmost"], standardInput: text)
