@@ -7,6 +7,8 @@ let package = Package(
         .library(name: "Origami", targets: ["Origami"]),
         .library(name: "OrigamiRender", targets: ["OrigamiRender"]),
         .library(name: "OrigamiScene", targets: ["OrigamiScene"]),
+        // Helpers for users' own tests (Swift Testing and XCTest): hit order at points, renders against references.
+        .library(name: "OrigamiTesting", targets: ["OrigamiTesting"]),
         .executable(name: "origami", targets: ["origami"]),
     ],
     dependencies: [
@@ -58,11 +60,12 @@ let package = Package(
                           path: "Benchmarks/OrigamiBenchmarks"),
         // The book's cube and other scenes shared by the tests and the benchmarks (no test framework).
         .target(name: "Fixtures", dependencies: ["Origami"], path: "Tests/Fixtures"),
+        .target(name: "OrigamiTesting", dependencies: ["Origami", "OrigamiRender", "OrigamiScene"]),
         .target(name: "TestSupport", dependencies: ["Origami", "Fixtures"], path: "Tests/TestSupport"),
         .testTarget(name: "OrigamiTests", dependencies: ["Origami", "TestSupport"]),
         // CGif: the GIF tests decode what the writer wrote with giflib's own reader.
         .testTarget(name: "OrigamiRenderTests", dependencies: ["OrigamiRender", "CGif", "TestSupport"]),
-        .testTarget(name: "OrigamiSceneTests", dependencies: ["OrigamiScene", "TestSupport"]),
+        .testTarget(name: "OrigamiSceneTests", dependencies: ["OrigamiScene", "OrigamiTesting", "TestSupport"]),
         // The viewer's routes through HummingbirdTesting (no port).
         .testTarget(name: "OrigamiServeTests", dependencies: [
             "OrigamiServe", "TestSupport",

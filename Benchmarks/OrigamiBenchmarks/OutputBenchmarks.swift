@@ -38,6 +38,16 @@ enum OutputBenchmarks {
         } against: {
             try runProcess("/bin/true", [])
         }
+
+        // Issue 19: hit order over a grid used to take one process per point (90 s for 3 600 points on two cores).
+        let cube = "\(models)/cube-button-interception.yaml"
+        guard FileManager.default.fileExists(atPath: cube) else { return }
+        try h.row(group, "process: origami hit --grid 60x60 (3 600 points × 3 policies)",
+                  baseline: "process: origami hit at one point", target: "≪ 1 s wall", samples: 11) {
+            try runProcess(origami, ["hit", cube, "--grid", "60x60"])
+        } against: {
+            try runProcess(origami, ["hit", cube, "200,200"])
+        }
     }
 
     /// The PNG writer the library used before: pixels copied into a Cairo surface, then Cairo's writer.

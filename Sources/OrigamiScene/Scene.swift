@@ -177,7 +177,7 @@ extension SceneDescription {
         let document = SceneDocument(node: node, file: file, baseURL: baseURL, limits: limits, images: images)
         return try document.buildLocked(parameterValues: [:], url: url, summary: summary(of: text), source: text)
     }
-    private static func issue(for error: YamlError, file: String) -> SceneIssue {
+    static func issue(for error: YamlError, file: String) -> SceneIssue {
         switch error {
         case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
             return SceneIssue(file: file, line: mark.line, column: mark.column, keyPath: "",

@@ -9,16 +9,16 @@ struct AnimateCommand: ParsableCommand {
         commandName: "animate",
         abstract: "Render a time range of a scene: an animated GIF, a folder of PNGs, or MP4/WebM through ffmpeg.",
         discussion: """
-            Frame i shows scene time from + i/fps; the frames are those before --to (so a 4 s loop at 30 fps is
-            120 frames and a looping GIF does not show its first frame twice), or --frames of them. The format
-            comes from -o: .gif (giflib; at most 256 colours per frame, exact when a frame has no more; whole
-            centiseconds per frame, so 30 fps alternates 3 and 4 cs, and at most 50 fps, since browsers slow
-            faster GIFs down), .mp4 (H.264) or .webm (VP9) through ffmpeg (Debian package `ffmpeg`; frames are
-            composited over black, and an odd side is padded to even), or a folder (a path ending in /, or an
-            existing folder) for frame-0001.png, … A folder that holds anything is refused unless --force,
-            which removes its earlier frame-NNNN.png files and nothing else. Frames render on --jobs threads and
-            are written in order as they finish. A GIF or video appears only when complete; after an error a
-            PNG folder holds none of the run's frames. --filmstrip writes a contact sheet of evenly spaced frames,
+            Frame i shows scene time from + i/fps; the frames are those before --to (so a 4 s loop at 30 fps is \
+            120 frames and a looping GIF does not show its first frame twice), or --frames of them. The format \
+            comes from -o: .gif (giflib; at most 256 colours per frame, exact when a frame has no more; whole \
+            centiseconds per frame, so 30 fps alternates 3 and 4 cs, and at most 50 fps, since browsers slow \
+            faster GIFs down), .mp4 (H.264) or .webm (VP9) through ffmpeg (Debian package `ffmpeg`; frames are \
+            composited over black, and an odd side is padded to even), or a folder (a path ending in /, or an \
+            existing folder) for frame-0001.png, … A folder that holds anything is refused unless --force, \
+            which removes its earlier frame-NNNN.png files and nothing else. Frames render on --jobs threads and \
+            are written in order as they finish. A GIF or video appears only when complete; after an error a \
+            PNG folder holds none of the run's frames. --filmstrip writes a contact sheet of evenly spaced frames, \
             each labelled with its time.
             """
     )
@@ -43,8 +43,11 @@ struct AnimateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Refuse animations with more frames than this.", valueName: "n"))
     var maxFrames = FrameRange.defaultMaxFrames
 
-    @Option(help: "Worker threads (default: every core).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    // Optional rather than defaulting to the core count, so the help does not print this machine's count.
+    @Option(name: .customLong("jobs"), help: "Worker threads (default: every core).")
+    var jobsOption: Int?
+
+    var jobs: Int { jobsOption ?? ProcessInfo.processInfo.activeProcessorCount }
 
     @Option(help: ArgumentHelp("Also write a contact sheet of the animation (PNG).", valueName: "file"))
     var filmstrip: String?
@@ -67,7 +70,8 @@ struct AnimateCommand: ParsableCommand {
     @OptionGroup var picture: PictureOptions
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
+        try scene.requireFile(for: "animate")
+        guard (jobsOption ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1.") }
         guard maxFrames >= 1 else { throw ValidationError("--max-frames must be at least 1.") }
         guard (1...120).contains(filmstripFrames) else { throw ValidationError("--filmstrip-frames must be between 1 and 120.") }
         guard (16...4096).contains(thumbnail) else { throw ValidationError("--thumbnail must be between 16 and 4096.") }

@@ -18,7 +18,7 @@ struct InspectCommand: ParsableCommand {
 
     func run() throws {
         let s = try scene.load(images: .sizeOnly)
-        print("scene \(scene.scene): canvas \(fmt(s.canvas.size.width, 0))×\(fmt(s.canvas.size.height, 0)) @\(fmt(s.canvas.scale, 2))x")
+        print("scene \(scene.displayName): canvas \(fmt(s.canvas.size.width, 0))×\(fmt(s.canvas.size.height, 0)) @\(fmt(s.canvas.scale, 2))x")
         if !s.summary.isEmpty { print(s.summary.split(separator: "\n").map { "  # \($0)" }.joined(separator: "\n")) }
         let tree = PresentationTree(s.root, time: time.time)
         // Nodes are in tree pre-order: the root's sublayers and theirs, as the file nests them.

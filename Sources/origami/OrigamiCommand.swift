@@ -10,9 +10,11 @@ struct OrigamiCommand: ParsableCommand {
         commandName: "origami",
         abstract: "Render, light and hit-test 3D scenes built from Core Animation-style layers.",
         discussion: """
-            A scene file (YAML or JSON) describes a canvas and a tree of layers, transform layers and solids.
+            A scene file (YAML or JSON) describes a canvas and a tree of layers, transform layers and solids. \
             Transforms are operation lists applied like the book's code: [perspective 500, rotate x -45].
             """,
+        // The one version constant: sweep manifests record the same.
+        version: SweepPlan.toolVersion,
         subcommands: [RenderCommand.self, AnimateCommand.self, SweepCommand.self, HitCommand.self, HitMapCommand.self,
                       InspectCommand.self, ServeCommand.self]
     )
@@ -67,8 +69,19 @@ struct ParameterSettings: ParsableArguments {
 
 /// The scene argument every subcommand takes.
 struct SceneArgument: ParsableArguments {
-    @Argument(help: ArgumentHelp("The scene file (.yaml, .yml or .json).", valueName: "scene"))
+    @Argument(help: ArgumentHelp("The scene file (.yaml, .yml or .json); - reads it from standard input (images relative to the current folder).", valueName: "scene"))
     var scene: String
+
+    /// `-`: the scene is read from standard input.
+    var readsStandardInput: Bool { scene == "-" }
+
+    /// Refuses `-` for a command that needs the scene as a file (it reads it again, or names outputs after it).
+    func requireFile(for command: String) throws {
+        if readsStandardInput { throw ValidationError("\(command) reads its scene from a file; - (standard input) is for render, hit, hitmap and inspect.") }
+    }
+
+    /// How messages name the scene.
+    var displayName: String { readsStandardInput ? "<stdin>" : scene }
 
     @OptionGroup var parameters: ParameterSettings
 
@@ -105,7 +118,7 @@ struct SceneArgument: ParsableArguments {
     /// With `--set`, the scene's parameters take those values.
     func load(images: ImageLoading = .decode) throws -> Scene {
         do {
-            guard parameters.assignments.isEmpty else {
+            guard parameters.assignments.isEmpty, !readsStandardInput else {
                 return try loadDescription(images: images).instantiate()
             }
             return try Scene.load(contentsOf: URL(fileURLWithPath: scene), displayName: scene, limits: limits,
@@ -120,16 +133,40 @@ struct SceneArgument: ParsableArguments {
     func loadDescription(images: ImageLoading = .decode) -> SceneDescription {
         let description: SceneDescription
         do {
-            description = try SceneDescription.load(contentsOf: URL(fileURLWithPath: scene), displayName: scene,
-                                                    limits: limits, images: images)
+            if readsStandardInput {
+                let text = try standardInputText()
+                description = try SceneDescription.decode(
+                    text, file: displayName, baseURL: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+                    limits: limits, images: images)
+            } else {
+                description = try SceneDescription.load(contentsOf: URL(fileURLWithPath: scene), displayName: scene,
+                                                        limits: limits, images: images)
+            }
         } catch {
             reject(error)
         }
         return parameters.apply(to: description)
     }
 
+    /// Standard input as text, held to the scene file's size limit.
+    private func standardInputText() throws(SceneError) -> String {
+        var data = Data()
+        let limit = limits.maxFileBytes
+        while let chunk = try? FileHandle.standardInput.read(upToCount: 1 << 16), !chunk.isEmpty {
+            data.append(chunk)
+            guard data.count <= limit else {
+                throw SceneError(SceneIssue(file: displayName, line: 0, column: 0, keyPath: "",
+                                            message: "standard input holds more than \(limit) bytes, the limit of a scene file"))
+            }
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw SceneError(SceneIssue(file: displayName, line: 0, column: 0, keyPath: "", message: "the scene is not UTF-8 text"))
+        }
+        return text
+    }
+
     private func reject(_ error: SceneError) -> Never {
-        fail(error.issues.count == 1 ? "invalid scene \(scene)" : "invalid scene \(scene) (\(error.issues.count) problems)",
+        fail(error.issues.count == 1 ? "invalid scene \(displayName)" : "invalid scene \(displayName) (\(error.issues.count) problems)",
              details: error.detailedDescription)
     }
 }

@@ -12,7 +12,7 @@ struct PictureOptions: ParsableArguments {
     @Option(help: "Render N×N samples per pixel and average them, for seam-free edges (1…8).")
     var supersample: Int = 1
 
-    @Option(help: "PNG compression: fast (default), balanced or smallest.")
+    @Option(help: "PNG compression: fast to write, balanced, or smallest file.")
     var pngCompression: PNGCompression = .fast
 
     @Option(help: "Edges: gray (antialiased) or none (hard, for aliased references). Default: the scene's canvas.antialias, else gray.")
@@ -63,9 +63,9 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Render a scene to PNG, SVG or PDF.",
         discussion: """
-            The output is written atomically: an existing file is replaced only by a complete new one, with its
-            mode kept; a symbolic link is written through to its target. Devices, FIFOs, sockets, read-only
-            files, the scene file and its images are refused, and so is an extension that disagrees with the
+            The output is written atomically: an existing file is replaced only by a complete new one, with its \
+            mode kept; a symbolic link is written through to its target. Devices, FIFOs, sockets, read-only \
+            files, the scene file and its images are refused, and so is an extension that disagrees with the \
             format.
             """
     )
@@ -83,6 +83,9 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var time: TimeOption
 
     func run() throws {
+        if scene.readsStandardInput && output == nil {
+            throw ValidationError("Give -o FILE: a scene read from standard input has no name to name the picture after.")
+        }
         let sceneName = URL(fileURLWithPath: scene.scene).deletingPathExtension().lastPathComponent
         let out = URL(fileURLWithPath: output ?? sceneName + "." + (self.format ?? .png).rawValue)
         let format = checkedFormat(out, requested: self.format, writer: "render")

@@ -9,24 +9,27 @@ struct SweepCommand: ParsableCommand {
         commandName: "sweep",
         abstract: "Render a grid of scene variants: a contact sheet, frames, and per-face lighting data.",
         discussion: """
-            Each --vary PATH=VALUES adds an axis to the grid; the grid is the cartesian product (--zip: the
-            n-th values of every axis together). Paths: a parameter the scene declares under `params`, time,
-            ambient, model, shininess, specular, light.direction, light.position, light.color, light.intensity,
-            light.space (light[1]. for the second light; prefix a layer name when several layers are lit).
-            Separate values with commas, or with semicolons when a value has several numbers; a number also
-            takes a range LOW:HIGH:STEP:
-              --vary yaw=0:90:15 --vary ambient=0.2,0.5,0.8 --vary 'light.direction=0,1,-0.5;1,0,-0.5'
-            --set gives the other parameters their values for every variant. Without --vary, the scene's
-            `sweep:` section is used. The output folder receives manifest.json (the scene's SHA-256, the
-            parameters, grid or zip, the --set values, the render options), frames/variant-NNNN.png/.json (each
-            recording the plan it belongs to), sheet.png, lighting.csv, lighting.json and plots/ (per numeric
-            parameter, each face's brightness and overlay alpha against it as PNG, SVG and CSV; a grid of two
-            numeric parameters also gets a brightness heat map per face). With --shard i/n only every n-th
-            variant starting at i is rendered (deterministic names); --shard auto takes i and n from a Slurm
-            job array (SLURM_ARRAY_TASK_ID, _COUNT, _MIN, _STEP) or a Kubernetes Indexed Job
-            (JOB_COMPLETION_INDEX, with --shards N). Run --merge once all shards are done: it checks every
-            frame against the manifest. A folder holding another sweep is refused unless --force clears it;
-            while a sweep writes into a folder it holds a lock there (.origami-sweep.lock), so another sweep is
+            Each --vary PATH=VALUES adds an axis to the grid; the grid is the cartesian product (--zip: the \
+            n-th values of every axis together). Paths: a parameter the scene declares under `params`, time, \
+            ambient, model, shininess, specular, light.direction, light.position, light.color, light.intensity, \
+            light.space (light[1]. for the second light; prefix a layer name when several layers are lit). \
+            Separate values with commas, or with semicolons when a value has several numbers; a number also \
+            takes a range LOW:HIGH:STEP, as in
+
+              --vary yaw=0:90:15 --vary ambient=0.2,0.5,0.8
+              --vary 'light.direction=0,1,-0.5;1,0,-0.5'
+
+            --set gives the other parameters their values for every variant. Without --vary, the scene's \
+            `sweep:` section is used. The output folder receives manifest.json (the scene's SHA-256, the \
+            parameters, grid or zip, the --set values, the render options), frames/variant-NNNN.png/.json (each \
+            recording the plan it belongs to), sheet.png, lighting.csv, lighting.json and plots/ (per numeric \
+            parameter, each face's brightness and overlay alpha against it as PNG, SVG and CSV; a grid of two \
+            numeric parameters also gets a brightness heat map per face). With --shard i/n only every n-th \
+            variant starting at i is rendered (deterministic names); --shard auto takes i and n from a Slurm \
+            job array (SLURM_ARRAY_TASK_ID, _COUNT, _MIN, _STEP) or a Kubernetes Indexed Job \
+            (JOB_COMPLETION_INDEX, with --shards N). Run --merge once all shards are done: it checks every \
+            frame against the manifest. A folder holding another sweep is refused unless --force clears it; \
+            while a sweep writes into a folder it holds a lock there (.origami-sweep.lock), so another sweep is \
             refused and shards of the same sweep may run together.
             """
     )
@@ -59,8 +62,11 @@ struct SweepCommand: ParsableCommand {
     @Flag(help: "Print no progress.")
     var quiet = false
 
-    @Option(help: "Worker threads (default: every core).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    // Optional rather than defaulting to the core count, so the help does not print this machine's count.
+    @Option(name: .customLong("jobs"), help: "Worker threads (default: every core).")
+    var jobsOption: Int?
+
+    var jobs: Int { jobsOption ?? ProcessInfo.processInfo.activeProcessorCount }
 
     @Option(help: "Largest side of a thumbnail on the contact sheet, in pixels.")
     var thumbnail: Int = 256
@@ -71,6 +77,7 @@ struct SweepCommand: ParsableCommand {
     @OptionGroup var picture: PictureOptions
 
     func validate() throws {
+        try scene.requireFile(for: "sweep")
         if let shard, shard != "auto", parseShard(shard) == nil {
             throw ValidationError("--shard must be i/n with 1 ≤ i ≤ n, e.g. --shard 2/8, or auto.")
         }
@@ -80,7 +87,7 @@ struct SweepCommand: ParsableCommand {
         }
         if shard != nil && merge { throw ValidationError("--merge assembles all shards: run it without --shard.") }
         if force && merge { throw ValidationError("--force clears the folder before rendering: run --merge without it.") }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
+        guard (jobsOption ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1.") }
         guard (16...4096).contains(thumbnail) else { throw ValidationError("--thumbnail must be between 16 and 4096.") }
         guard maxVariants >= 1 else { throw ValidationError("--max-variants must be at least 1.") }
     }

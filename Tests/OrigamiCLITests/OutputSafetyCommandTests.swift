@@ -320,8 +320,8 @@ struct OutputSafetyCommandTests {
         (["-10,5", "--bogus"], "Error: Unknown option '--bogus'."),
         (["-x"], "Error: Unknown option '-x'."),
         (["1,nan"], "Error: '1,nan' is not a point: expected X,Y with finite numbers, e.g. 120,80 or -10,5."),
-        ([], "Error: Missing the point <X,Y> (canvas coordinates, e.g. 120,80 or -10,5)."),
-        (["1,2", "-3,4"], "Error: One point <X,Y> at a time; got 1,2 -3,4."),
+        ([], "Error: Missing the point <X,Y> (canvas coordinates, e.g. 120,80 or -10,5), or --points, --grid or --expect."),
+        (["1,2", "-3,4"], "Error: One point <X,Y> at a time; got 1,2 -3,4 (use --points for many)."),
     ])
     func badPoints(_ arguments: [String], _ message: String) throws {
         let folder = try sceneFolder()

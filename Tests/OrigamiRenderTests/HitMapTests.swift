@@ -93,17 +93,19 @@ struct HitMapTests {
         return root
     }
 
-    /// The legend is 2·12 + 22·(entries + 3) pixels tall (title, rows, hatch); within 16384 that is at most
-    /// 740 entries (24 + 22·743 = 16370; one more is 16392). The root is an entry too.
-    @Test("a legend that could not fit is refused before any pixel is hit-tested")
-    func legendLimit() throws {
-        try HitMap.checkLimits(tree: PresentationTree(Self.manyLayers(739)), size: CGSize(width: 100, height: 100), scale: 1)
-        #expect(throws: RenderError.limitExceeded(limit: .hitMapLegendRows, value: 741, maximum: 740)) {
-            try HitMap.checkLimits(tree: PresentationTree(Self.manyLayers(740)), size: CGSize(width: 100, height: 100), scale: 1)
-        }
-        let error = RenderError.limitExceeded(limit: .hitMapLegendRows, value: 1001, maximum: 740)
-        #expect(error.description == "cannot draw the hit map: its legend could have to list 1001 layers, over the limit of 740; "
-            + "hit-map a smaller part of the scene, or ask `origami hit` at single points")
+    /// The legend lists at most 40 rows (39 layers and "… N more layers"), so it is 2·12 + 22·(40 + 3) = 970
+    /// pixels tall however many layers the scene has: a scene of 1 000 layers gets a map, no refusal.
+    @Test("a legend of many layers folds into a bounded size, known before any pixel is hit-tested")
+    func legendFolds() throws {
+        let root = try Self.manyLayers(1000)
+        try HitMap.checkLimits(tree: PresentationTree(root), size: CGSize(width: 100, height: 100), scale: 1)
+        let map = try HitMap(root: root, size: CGSize(width: 100, height: 100), scale: 1) { $0.name ?? "layer" }
+        // Every one-point layer takes its pixel's touch: 1 000 of them, plus the root.
+        #expect(Set(map.treeOrder).count == 1001)
+        let image = try map.legendImage()
+        #expect(image.width == 100 + 300 && image.height == 970)
+        // The legend's size does not grow past the cap: the map alone decides past that.
+        #expect(HitMap.legendSize(mapWidth: 100, mapHeight: 100, entries: 5000) == CGSize(width: 400, height: 970))
         // The legend adds 300 pixels to the map's width: a 16100-pixel map fits alone, not with its legend.
         #expect(throws: RenderError.limitExceeded(limit: .maxCanvasSide, value: 16400, maximum: 16384)) {
             try HitMap.checkLimits(tree: PresentationTree(Self.manyLayers(1)), size: CGSize(width: 16100, height: 10), scale: 1)

@@ -2,6 +2,7 @@ import Foundation
 import Origami
 import OrigamiRender
 import OrigamiScene
+import OrigamiTesting
 import Testing
 import TestSupport
 
@@ -27,43 +28,11 @@ struct ModelGalleryTests {
         let image = try Renderer.render(scene.root, size: scene.canvas.size,
                                         options: RenderOptions(scale: scene.canvas.scale, background: scene.canvas.background))
         let renderURL = root.appendingPathComponent("Renders/\((name as NSString).deletingPathExtension).png")
-        let committed = try Bitmap(contentsOfPNG: renderURL)
-        try #require(committed.width == image.width && committed.height == image.height,
-                     "\(renderURL.lastPathComponent) is \(committed.width)×\(committed.height), the render \(image.width)×\(image.height): run `make demo`")
         // Antialiasing may differ by a few levels between builds; a changed picture differs by far more.
-        var differing = 0
-        var diff = [UInt32](repeating: 0xFFFF_FFFF, count: image.width * image.height)
-        for i in 0..<diff.count {
-            let a = image.pixels[i], b = committed.pixels[i]
-            if channelDistance(a, b) > 12 { differing += 1; diff[i] = 0xFFFF_0000 }
+        let artifacts = FileManager.default.temporaryDirectory.appendingPathComponent("origami-gallery-\(name)")
+        if let failure = ImageCheck.failure(image, matches: renderURL, artifacts: artifacts) {
+            Issue.record("\(name): \(failure); run `make demo` if the change is intended")
         }
-        let allowed = diff.count / 500
-        if differing > allowed {
-            let out = FileManager.default.temporaryDirectory.appendingPathComponent("origami-gallery-\(name)")
-            try? FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-            try? image.write(to: out.appendingPathComponent("actual.png"))
-            if let d = Bitmap(width: image.width, height: image.height, pixels: diff) {
-                try? Renderer.render(imageLayer(d), size: CGSize(width: d.width, height: d.height))
-                    .write(to: out.appendingPathComponent("diff.png"))
-            }
-            Issue.record("\(name): \(differing) pixels differ from Renders/ (allowed \(allowed)); actual.png and diff.png in \(out.path); run `make demo` if the change is intended")
-        }
-    }
-
-    /// The largest difference between the two pixels' channels, 0…255.
-    private func channelDistance(_ a: UInt32, _ b: UInt32) -> Int {
-        var d = 0
-        for shift: UInt32 in [24, 16, 8, 0] {
-            let x = Int((a >> shift) & 0xFF), y = Int((b >> shift) & 0xFF)
-            d = max(d, abs(x - y))
-        }
-        return d
-    }
-
-    private func imageLayer(_ bitmap: Bitmap) -> Layer {
-        let layer = Layer(frame: CGRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height))
-        layer.contents = bitmap
-        return layer
     }
 
     static let animatedModels: [String] = models.filter { name in

@@ -28,9 +28,11 @@ public enum OrigamiCommand {
 
     /// Runs `origami` with `arguments` in `directory` (default: the package root) and waits for it. With
     /// `addressSpaceKiB`, under that `ulimit -v`, as on a shared machine or in a container.
-    /// `environment`: variables set (or with `nil`, removed) on top of the test's own.
+    /// `environment`: variables set (or with `nil`, removed) on top of the test's own. `standardInput`: what the
+    /// command reads on its standard input (default: `nil`, the test's own standard input).
     public static func run(_ arguments: [String], in directory: URL? = nil,
-                           addressSpaceKiB: Int? = nil, environment: [String: String?] = [:]) throws -> CommandResult {
+                           addressSpaceKiB: Int? = nil, environment: [String: String?] = [:],
+                           standardInput: String? = nil) throws -> CommandResult {
         let process = Process()
         if !environment.isEmpty {
             var env = ProcessInfo.processInfo.environment
@@ -48,7 +50,19 @@ public enum OrigamiCommand {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        let input = standardInput.map { _ in Pipe() }
+        if let input { process.standardInput = input }
         try process.run()
+        if let input, let standardInput {
+            // A child that exits without reading must not kill the test process with SIGPIPE.
+            signal(SIGPIPE, SIG_IGN)
+            // Written from another thread: a large input must not block while the child fills its output pipes.
+            let data = Data(standardInput.utf8)
+            Thread {
+                try? input.fileHandleForWriting.write(contentsOf: data)
+                try? input.fileHandleForWriting.close()
+            }.start()
+        }
         // Read before waiting, so a large output cannot fill the pipe and block the child.
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()

@@ -283,8 +283,13 @@ extension Transform3D: CustomStringConvertible {
     public var description: String {
         // C's printf rather than `String(format:)`, whose CFString machinery on Linux made printing the
         // matrices of a 20 000-face solid a fifth of `origami inspect`'s time. Same digits: both are C's `%g`.
+        // Rounding noise (cos 90° = 6.12323e-17) prints as 0: a value that small beside the matrix's largest
+        // entry is below what a double holds of it. -0 prints as 0 too.
+        let noise = 1e-12 * Swift.max(1, [m11, m12, m13, m14, m21, m22, m23, m24, m31, m32, m33, m34, m41, m42, m43, m44]
+            .reduce(0) { Swift.max($0, abs($1)) })
         func f(_ v: Double) -> String {
-            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buffer in
+            if abs(v) < noise || v == 0 { return "0" }
+            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buffer in
                 guard let base = buffer.baseAddress else { return String(format: "%g", v) }
                 _ = withVaList([v]) { vsnprintf(base, buffer.count, "%g", $0) }
                 return String(cString: base)

@@ -114,9 +114,12 @@ public struct HitMap: Sendable {
         guard let map = bitmap else { throw RenderError.invalidCanvas("the hit map is empty") }
         var counts = [Int](repeating: 0, count: names.count)
         for i in treeOrder where i >= 0 { counts[Int(i)] += 1 }
-        let entries = counts.indices.filter { counts[$0] > 0 }.sorted { counts[$0] > counts[$1] }
+        let touched = counts.indices.filter { counts[$0] > 0 }.sorted { counts[$0] > counts[$1] }
+        // Past the cap, the smallest shares fold into one row.
+        let folded = touched.count > Self.legendMaxEntries ? Array(touched[(Self.legendMaxEntries - 1)...]) : []
+        let entries = folded.isEmpty ? touched : Array(touched.prefix(Self.legendMaxEntries - 1))
         let row = Self.legendRow, pad = Self.legendPadding, legendWidth = Self.legendWidth
-        let legend = Self.legendSize(mapWidth: width, mapHeight: height, entries: entries.count)
+        let legend = Self.legendSize(mapWidth: width, mapHeight: height, entries: touched.count)
         let w = Double(legend.width), h = Double(legend.height)
         let root = Layer(frame: CGRect(x: 0, y: 0, width: w, height: h))
         root.backgroundColor = .white
@@ -149,9 +152,15 @@ public struct HitMap: Sendable {
             try addRow(pad + row * Double(k + 1), swatch: nil, color: colors[i],
                        text: "\(names[i])  \(String(format: "%.1f", 100 * Double(counts[i]) / total)) %")
         }
+        if !folded.isEmpty {
+            let share = 100 * Double(folded.reduce(0) { $0 + counts[$1] }) / total
+            try addRow(pad + row * Double(entries.count + 1), swatch: nil, color: nil,
+                       text: "… \(folded.count) more layers  \(String(format: "%.1f", share)) %")
+        }
+        let rows = entries.count + (folded.isEmpty ? 0 : 1)
         var hatch = [UInt32](repeating: 0xFFFF_FFFF, count: 256)
         for y in 0..<16 { for x in 0..<16 where (x + y) % 8 < 3 { hatch[y * 16 + x] = 0xFF40_4040 } }
-        try addRow(pad + row * (Double(entries.count) + 1.5), swatch: Bitmap(width: 16, height: 16, pixels: hatch), color: nil,
+        try addRow(pad + row * (Double(rows) + 1.5), swatch: Bitmap(width: 16, height: 16, pixels: hatch), color: nil,
                    text: "intercepted: not the face seen  \(String(format: "%.1f", 100 * Double(interceptedCount) / total)) %")
         return try Renderer.render(root, size: CGSize(width: w, height: h))
     }

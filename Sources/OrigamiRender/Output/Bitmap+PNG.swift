@@ -3,6 +3,11 @@ import Foundation
 import Origami
 
 extension Bitmap {
+    /// The pixels as PNG bytes (libpng), as `RenderedImage.pngData` writes a render.
+    public func pngData(compression: PNGCompression = .fast) throws -> Data {
+        try PNGWriter.encode(width: width, height: height, pixels: pixels, compression: compression)
+    }
+
     /// Decodes a PNG file into premultiplied ARGB32 pixels (any PNG colour type; Cairo converts), within the
     /// default `RenderLimits`. Throws `RenderError.unreadableImage` naming the file when it is missing,
     /// unreadable or not a valid PNG, and `.limitExceeded` for an oversized one.

@@ -1,9 +1,7 @@
-/// The limits `RenderError.limitExceeded` names: each a field of `RenderLimits` (or, for the hit map's legend, a
-/// size derived from them), with how a message says what went over it and what to change.
+/// The limits `RenderError.limitExceeded` names: each a field of `RenderLimits`, with how a message says what
+/// went over it and what to change.
 public enum RenderLimit: String, Hashable, Sendable, CaseIterable {
     case maxCanvasSide, maxCanvasPixels, maxLayers, maxDepth, maxTextBytes, maxImageSide, maxImagePixels, maxImageBytes
-    /// Rows of a hit map's legend: it must fit `maxCanvasSide`.
-    case hitMapLegendRows
 
     /// What exceeded the limit, as the start of a sentence.
     func phrase(_ value: Int) -> String {
@@ -16,7 +14,6 @@ public enum RenderLimit: String, Hashable, Sendable, CaseIterable {
         case .maxImageSide: return "cannot decode: the image is \(value) pixels on a side"
         case .maxImagePixels: return "cannot decode: the image has \(value) pixels"
         case .maxImageBytes: return "cannot decode: the image file has \(value) bytes"
-        case .hitMapLegendRows: return "cannot draw the hit map: its legend could have to list \(value) layers"
         }
     }
 
@@ -29,7 +26,6 @@ public enum RenderLimit: String, Hashable, Sendable, CaseIterable {
         case .maxTextBytes: return "shorten the text layer's `string`"
         case .maxImagePixels: return "give `contents` a smaller image, or raise the limit with --max-image-pixels"
         case .maxImageSide, .maxImageBytes: return "give `contents` a smaller image"
-        case .hitMapLegendRows: return "hit-map a smaller part of the scene, or ask `origami hit` at single points"
         }
     }
 }
