@@ -18,23 +18,6 @@ extension HitTestPolicy {
     }
 }
 
-extension Scene {
-    /// How output names a layer: its name, or its place in the tree (`layers[0].sublayers[2]`); `canvas` for
-    /// the root.
-    public func label(of layer: Layer) -> String {
-        if let name = layer.name { return name }
-        if layer === root { return "canvas" }
-        var parts: [String] = []
-        var current = layer
-        while let s = current.superlayer {
-            let i = s.sublayers.firstIndex { $0 === current } ?? 0
-            parts.append(s === root ? "layers[\(i)]" : "sublayers[\(i)]")
-            current = s
-        }
-        return parts.reversed().joined(separator: ".")
-    }
-}
-
 /// What a touch reaches under one policy, as expectation files and reports name it. `layer == nil`: nothing.
 public struct HitAnswer: Hashable, Sendable {
     public var layer: String?
