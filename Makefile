@@ -4,6 +4,8 @@ SHELL := /bin/bash
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := libcairo2-dev libgif-dev pkg-config fonts-dejavu-core
+# Programs only tests use (the GNU parallel recipe's test; it is skipped, saying why, when parallel is absent).
+TEST_APT_PACKAGES := parallel
 
 .PHONY: bootstrap build demo test bench check clean
 
@@ -36,6 +38,10 @@ demo: build
 	@echo "Rendered $$(ls Models/*.yaml | wc -l) models into Renders/ ($$(ls Renders/*.gif | wc -l) animated)"
 
 test: bootstrap
+	@if ! command -v parallel >/dev/null; then \
+	  echo "Installing $(TEST_APT_PACKAGES) through apt (for the tests)"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(TEST_APT_PACKAGES); \
+	fi
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

@@ -13,13 +13,26 @@ struct SweepPlots {
     let sweep: Sweep
     let records: [VariantRecord]
 
+    /// Variant `n`'s record: `records` are in variant order, so a 10 000-variant heat map is no quadratic search.
+    private func record(_ n: Int) -> VariantRecord? {
+        records.indices.contains(n - 1) && records[n - 1].variant == n ? records[n - 1] : records.first { $0.variant == n }
+    }
+
     /// What a face is called in legends: its layer name, prefixed by its solid's when several solids are lit.
     private func faceKey(_ f: FaceLightingData) -> String {
         let name = f.layerName ?? "layer \(f.treeIndex)"
         return severalSolids ? "\(f.solidName ?? "-").\(name)" : name
     }
 
-    private var severalSolids: Bool { Set(records.flatMap(\.faces).map(\.solidName)).count > 1 }
+    /// Worked out once: `faceKey` asks for every face of every variant.
+    private let severalSolids: Bool
+
+    init(sweep: Sweep, records: [VariantRecord]) {
+        self.sweep = sweep; self.records = records
+        var solids: Set<String?> = []
+        for r in records { for f in r.faces { solids.insert(f.solidName) } }
+        severalSolids = solids.count > 1
+    }
 
     private static func brightness(_ f: FaceLightingData) -> Double {
         f.brightness.isEmpty ? 0 : f.brightness.prefix(3).reduce(0, +) / Double(min(3, f.brightness.count))
@@ -98,7 +111,7 @@ struct SweepPlots {
             let values: [[Double?]] = yOrder.map { j in
                 xOrder.map { i in
                     let n = i * b.count + j + 1
-                    return records.first { $0.variant == n }?.faces.first { faceKey($0) == face }.map(Self.brightness)
+                    return record(n)?.faces.first { faceKey($0) == face }.map(Self.brightness)
                 }
             }
             let map = HeatMap(title: "Brightness of \(face)", xLabel: px, yLabel: py, valueLabel: "brightness",
@@ -137,8 +150,8 @@ struct SweepPlots {
 
     /// Faces in the order of the first variant's rows (tree order), then any that appear only later.
     private func orderedFaces() -> [String] {
-        var seen: [String] = []
-        for f in records.flatMap(\.faces) where !seen.contains(faceKey(f)) { seen.append(faceKey(f)) }
+        var seen: [String] = [], known: Set<String> = []
+        for r in records { for f in r.faces where known.insert(faceKey(f)).inserted { seen.append(faceKey(f)) } }
         return seen
     }
 
