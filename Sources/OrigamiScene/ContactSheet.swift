@@ -12,8 +12,8 @@ struct ContactSheet {
 
     /// The sheet stays within this many pixels a side, shrinking thumbnails for large sweeps.
     static let maxSide = 8192
-    /// A sweep's sheet is at most this tall (the largest image Cairo, and so `Bitmap(contentsOfPNG:)`, reads);
-    /// it is rendered a band at a time, so its height costs no memory.
+    /// A sweep's sheet is at most this tall (the largest image Cairo and many viewers open); it is rendered a
+    /// band at a time, so its height costs no memory.
     static let maxHeight = 32767
     /// Thumbnails smaller than this are hard to read: a tall grid switches to a square-ish one rather.
     static let minReadable = 64
