@@ -15,6 +15,10 @@ struct ContactSheet {
     /// A sweep's sheet is at most this tall (the largest image Cairo and many viewers open); it is rendered a
     /// band at a time, so its height costs no memory.
     static let maxHeight = 32767
+    /// The pixels of one band of a sweep's sheet (1 Mpx: 4 MiB, times the renderer's copies).
+    static let bandPixels = 1 << 20
+    /// The widest tile a band is rendered in.
+    static let tileWidth = 1024
     /// Thumbnails smaller than this are hard to read: a tall grid switches to a square-ish one rather.
     static let minReadable = 64
     static let fontSize = 11.0
@@ -113,8 +117,11 @@ struct ContactSheet {
         let writer = try PNGRowWriter(WritableDestination(url, protecting: sweep.protectedFiles), width: width,
                                       height: height, opaque: true, compression: RenderOptions().pngCompression)
         let pitch = layout.cellHeight + layout.labelHeight + layout.gap
-        let band = max(64, Int(pitch.rounded(.up)))
-        var thumbs: [Int: Bitmap] = [:]
+        let cellWidth = layout.cell + layout.gap
+        // Bands of at most `bandPixels` (whatever the width), each rendered in tiles at most `tileWidth` wide:
+        // a tile's layer tree holds the few cells it crosses, so the labels' glyph outlines in memory at once
+        // do not grow with the number of columns.
+        let band = max(16, min(height, Self.bandPixels / width))
         var top = 0
         while top < height {
             let bottom = min(height, top + band)
@@ -123,42 +130,57 @@ struct ContactSheet {
             let firstRow = max(0, Int(((Double(top) - layout.gap - reach) / pitch).rounded(.down)))
             let lastRow = min(layout.rows - 1, Int(((Double(bottom) - layout.gap) / pitch).rounded(.down)))
             let cells = firstRow > lastRow ? [] : Array((firstRow * layout.columns)..<min(layout.count, (lastRow + 1) * layout.columns))
-            var kept: [Int: Bitmap] = [:]
-            for i in cells {
-                kept[i] = try thumbs[i]
-                    ?? Bitmap(contentsOfPNG: frames.appendingPathComponent(sweep.frameName(i + 1) + ".png")).shrunk(toFit: Int(layout.cell))
+            var pixels = [UInt32](repeating: 0, count: width * (bottom - top))
+            var left = 0
+            while left < width {
+                let right = min(width, left + Self.tileWidth)
+                let root = Layer(frame: CGRect(x: 0, y: 0, width: Double(right - left), height: Double(bottom - top)))
+                root.backgroundColor = .white
+                for i in cells {
+                    let o = layout.origin(of: i)
+                    guard o.x < Double(right), o.x + cellWidth > Double(left) else { continue }
+                    // Read again in each band it reaches rather than kept: a row of thumbnails is as large as a
+                    // band, for every column.
+                    let shows = o.y < Double(bottom) && o.y + layout.cellHeight + 1 > Double(top)
+                    let labelTop = o.y + layout.cellHeight + 3
+                    guard shows || (labelTop < Double(bottom) && labelTop + layout.labelHeight > Double(top)) else { continue }
+                    let thumb = try shows ? Bitmap(contentsOfPNG: frames.appendingPathComponent(sweep.frameName(i + 1) + ".png"))
+                        .shrunk(toFit: Int(layout.cell)) : nil
+                    try Self.addCell(i, thumb: thumb, label: "#\(i + 1)  " + sweep.label(ofVariant: i + 1), layout: layout,
+                                     offset: CGPoint(x: Double(left), y: Double(top)), to: root)
+                }
+                let tile = try Renderer.render(root, size: CGSize(width: Double(right - left), height: Double(bottom - top)))
+                for y in 0..<(bottom - top) {
+                    pixels.replaceSubrange((y * width + left)..<(y * width + right),
+                                           with: tile.pixels[(y * tile.width)..<(y * tile.width + right - left)])
+                }
+                left = right
             }
-            thumbs = kept
-            let root = Layer(frame: CGRect(x: 0, y: 0, width: Double(width), height: Double(bottom - top)))
-            root.backgroundColor = .white
-            for i in cells {
-                guard let thumb = thumbs[i] else { continue }
-                try Self.addCell(i, thumb: thumb, label: "#\(i + 1)  " + sweep.label(ofVariant: i + 1), layout: layout,
-                                 offset: Double(top), to: root)
-            }
-            let image = try Renderer.render(root, size: CGSize(width: Double(width), height: Double(bottom - top)))
-            try writer.append(image.pixels[...])
+            try writer.append(pixels[...])
             top = bottom
         }
         try writer.finish()
         return layout.note
     }
 
-    /// Adds cell `i`'s thumbnail and label to `root`, `offset` pixels higher than on the whole sheet.
-    private static func addCell(_ i: Int, thumb: Bitmap, label text: String, layout: Layout, offset: Double,
+    /// Adds cell `i`'s thumbnail and label to `root`, placed `offset` up and left of where the whole sheet has it.
+    /// Without `thumb` (it is not in the band) only the label.
+    private static func addCell(_ i: Int, thumb: Bitmap?, label text: String, layout: Layout, offset: CGPoint,
                                 to root: Layer) throws {
-        let o = layout.origin(of: i)
-        let image = Layer(frame: CGRect(x: o.x + (layout.cell - Double(thumb.width)) / 2, y: o.y - offset,
-                                        width: Double(thumb.width), height: Double(thumb.height)))
-        image.contents = thumb
-        image.borderWidth = 1
-        image.borderColor = Color(white: 0.8)
+        let o = CGPoint(x: layout.origin(of: i).x - offset.x, y: layout.origin(of: i).y - offset.y)
+        if let thumb {
+            let image = Layer(frame: CGRect(x: o.x + (layout.cell - Double(thumb.width)) / 2, y: o.y,
+                                            width: Double(thumb.width), height: Double(thumb.height)))
+            image.contents = thumb
+            image.borderWidth = 1
+            image.borderColor = Color(white: 0.8)
+            try root.addSublayer(image)
+        }
         let label = TextLayer()
-        label.frame = CGRect(x: o.x, y: o.y - offset + layout.cellHeight + 3, width: layout.cell, height: layout.labelHeight)
+        label.frame = CGRect(x: o.x, y: o.y + layout.cellHeight + 3, width: layout.cell, height: layout.labelHeight)
         label.string = text
         label.fontSize = fontSize
         label.foregroundColor = Color(white: 0.15)
-        try root.addSublayer(image)
         try root.addSublayer(label)
     }
 
@@ -170,7 +192,7 @@ struct ContactSheet {
         let root = Layer(frame: CGRect(x: 0, y: 0, width: layout.width, height: layout.height))
         root.backgroundColor = .white
         for (i, (thumb, text)) in zip(thumbs, labels).enumerated() {
-            try addCell(i, thumb: thumb, label: text, layout: layout, offset: 0, to: root)
+            try addCell(i, thumb: thumb, label: text, layout: layout, offset: .zero, to: root)
         }
         try Renderer.write(root, size: CGSize(width: layout.width, height: layout.height), to: url, format: .png,
                            protecting: protectedFiles)

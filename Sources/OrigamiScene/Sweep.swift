@@ -263,7 +263,7 @@ public struct Sweep: Sendable {
         // for a folder with a foreign frame) and finds the CSV's light columns, the second streams the rows.
         // The plots keep only what they draw of each record.
         var lightCount = 0
-        var plotted: [VariantRecord] = []
+        var plotted: [PlotRecord] = []
         plotted.reserveCapacity(variantCount)
         for n in 1...variantCount {
             let record = try readRecord(n, in: folder)
@@ -366,19 +366,8 @@ struct VariantRecord: Codable {
     var parameters: [[String]]
     var faces: [FaceLightingData]
 
-    /// The record with only what the plots draw of each face (its name, brightness, overlay alpha and side):
-    /// a sweep's plots keep every variant's, so the rest is dropped.
-    var plotted: VariantRecord {
-        var copy = self
-        copy.faces = faces.map { f in
-            var slim = f
-            slim.objectNormal = nil; slim.sceneNormal = nil; slim.viewNormal = nil
-            slim.lights = []; slim.unclampedBrightness = []; slim.specular = []; slim.cornerBrightness = nil
-            slim.brightness = Array(f.brightness.prefix(3))
-            return slim
-        }
-        return copy
-    }
+    /// What the plots draw of this record.
+    var plotted: PlotRecord { PlotRecord(variant: variant, faces: faces.map(PlotFace.init)) }
 }
 
 func csvField(_ s: String) -> String {
