@@ -6,9 +6,10 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := libcairo2-dev libgif-dev pkg-config fonts-dejavu-core
 
 # Tools only the tests use: Debian's chromium for the browser tests of `origami serve` (Tests/Browser), driven by
-# Playwright from PyPI (never `playwright install`: no browser download), and gifsicle, which reads the GIFs
-# `origami animate` writes independently of its writer.
-BROWSER_APT_PACKAGES := chromium gifsicle
+# Playwright from PyPI (never `playwright install`: no browser download); gifsicle, which reads the GIFs
+# `origami animate` writes independently of its writer; GNU parallel for the sweep's batch recipe. A test whose
+# tool is missing is skipped, saying why.
+BROWSER_APT_PACKAGES := chromium gifsicle parallel
 
 .PHONY: bootstrap bootstrap-browser build demo test browser-test bench check clean
 
@@ -23,7 +24,7 @@ bootstrap:
 
 # Not fatal: without chromium or Playwright (no network, say) `make test` says the browser tests were skipped.
 bootstrap-browser:
-	@if ! command -v chromium >/dev/null || ! command -v gifsicle >/dev/null; then \
+	@if ! command -v chromium >/dev/null || ! command -v gifsicle >/dev/null || ! command -v parallel >/dev/null; then \
 	  echo "Installing $(BROWSER_APT_PACKAGES) through apt (for the tests)"; \
 	  ($(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(BROWSER_APT_PACKAGES)) \
 	    || echo "warning: could not install $(BROWSER_APT_PACKAGES); the tests that need them will be skipped"; \

@@ -33,6 +33,7 @@ do {
     try GeometryBenchmarks.hitMap(harness)
     try OutputBenchmarks.run(harness, origami: option("--origami"), models: option("--models") ?? "Models")
     try SweepBenchmarks.run(harness)
+    try SweepProcessBenchmarks.run(harness, origami: option("--origami"), models: option("--models") ?? "Models")
     try PolyhedronBenchmarks.run(harness, origami: option("--origami"))
     try ImageBenchmarks.run(harness)
     try ServeBenchmarks.run(harness)

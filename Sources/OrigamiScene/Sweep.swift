@@ -126,13 +126,12 @@ public struct Sweep: Sendable {
         do { frame = try scene.frameSize(options: options) } catch { throw SweepError(error.message, hint: error.hint) }
         let layout = ContactSheet.Layout(sweep: self, thumbnail: thumbnail, frame: frame)
         let limits = RenderLimits.default
+        // The sheet is rendered a band at a time (see `ContactSheet.write`): its width is a canvas's, its height
+        // is bounded by `ContactSheet.maxHeight`, which the layout shrinks thumbnails to meet.
         let (width, height) = layout.pixelSize
-        guard max(width, height) > limits.maxCanvasSide || Double(width) * Double(height) > Double(limits.maxCanvasPixels) else { return }
-        var hint = "lower --thumbnail (now \(thumbnail))"
-        if layout.cellHeight < layout.cell { hint += " or --scale (now \(format(options.scale)))" }
-        hint += ", or vary fewer values"
-        throw SweepError("the contact sheet would be \(width)×\(height) pixels, over the limit of \(limits.maxCanvasSide) pixels a side and \(limits.maxCanvasPixels / 1_048_576) Mpx",
-                         hint: hint)
+        guard width > limits.maxCanvasSide || height > ContactSheet.maxHeight else { return }
+        throw SweepError("the contact sheet would be \(width)×\(height) pixels even with the smallest thumbnails, over the limit of \(limits.maxCanvasSide) pixels wide and \(ContactSheet.maxHeight) tall",
+                         hint: "vary fewer values")
     }
 
     /// The lit layer a parameter refers to (found in the order of the layer tree, faces before a solid's own
@@ -244,8 +243,11 @@ public struct Sweep: Sendable {
     /// Assembles `sheet.png`, `lighting.csv`, `lighting.json` and `plots/` in `folder` from every variant's frame
     /// and data.
     /// Throws, naming the missing variants, when some shard has not been rendered yet, and naming the first frame
-    /// that does not belong to `folder`'s plan (or cannot be read).
-    public func merge(in folder: SweepFolder, thumbnail: Int = 256) throws {
+    /// that does not belong to `folder`'s plan (or cannot be read). Memory stays flat in the number of variants:
+    /// the records are streamed into the CSV and JSON, and the sheet is rendered a band at a time. Returns a
+    /// note when the sheet could not be laid out as asked (see `ContactSheet.Layout.note`).
+    @discardableResult
+    public func merge(in folder: SweepFolder, thumbnail: Int = 256) throws -> String? {
         let frames = folder.frames
         let missing = (1...variantCount).filter { n in
             ["json", "png"].contains {
@@ -257,36 +259,65 @@ public struct Sweep: Sendable {
             throw SweepError("\(missing.count) of \(variantCount) variants are not rendered yet (\(list))",
                              hint: "run every shard before --merge")
         }
-        var records: [VariantRecord] = []
+        // Two passes over the records, holding one at a time: the first checks them all (so nothing is written
+        // for a folder with a foreign frame) and finds the CSV's light columns, the second streams the rows.
+        // The plots keep only what they draw of each record.
+        var lightCount = 0
+        var plotted: [PlotRecord] = []
+        plotted.reserveCapacity(variantCount)
         for n in 1...variantCount {
-            let name = "frames/" + frameName(n) + ".json"
-            let record: VariantRecord
-            do {
-                let data = try Data(contentsOf: frames.appendingPathComponent(frameName(n) + ".json"))
-                record = try JSONDecoder().decode(VariantRecord.self, from: data)
-            } catch let error as DecodingError {
-                throw SweepError("\(name) cannot be read: \(Self.reason(error))",
-                                 hint: "render its variant again (--shard, or the whole sweep with --force)")
-            } catch {
-                throw SweepError("\(name) cannot be read: \(error.localizedDescription)")
+            let record = try readRecord(n, in: folder)
+            lightCount = max(lightCount, record.faces.map(\.lights.count).max() ?? 0)
+            plotted.append(record.plotted)
+        }
+        let csvFile = try WritableDestination(folder.url.appendingPathComponent("lighting.csv"), protecting: protectedFiles).open()
+        let jsonFile = try WritableDestination(folder.url.appendingPathComponent("lighting.json"), protecting: protectedFiles).open()
+        do {
+            // CSV: the variant and its parameters, then one row per face.
+            try csvFile.write(Data(((["variant"] + parameters.map(\.path)).map(csvField).joined(separator: ",") + ","
+                + FaceLightingData.csvHeader(lightCount: lightCount) + "\n").utf8))
+            // JSON: the array `JSONEncoder` would write for all the records, one pretty-printed record at a time.
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try jsonFile.write(Data("[\n".utf8))
+            for n in 1...variantCount {
+                let r = try readRecord(n, in: folder)
+                let prefix = ([String(r.variant)] + r.parameters.map { $0[1] }).map(csvField).joined(separator: ",")
+                try csvFile.write(Data(r.faces.map { prefix + "," + $0.csvRow + "\n" }.joined().utf8))
+                let text = String(decoding: try encoder.encode(r), as: UTF8.self)
+                let indented = text.split(separator: "\n", omittingEmptySubsequences: false)
+                    .map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n")
+                try jsonFile.write(Data((indented + (n < variantCount ? ",\n" : "\n")).utf8))
             }
-            try check(record, variant: n, named: name, against: folder.plan)
-            records.append(record)
+            try jsonFile.write(Data("]".utf8))
+            try csvFile.commit()
+            try jsonFile.commit()
+        } catch {
+            csvFile.discard(); jsonFile.discard()
+            throw error
         }
-        // CSV: the variant and its parameters, then one row per face.
-        let lightCount = records.flatMap(\.faces).map(\.lights.count).max() ?? 0
-        var csv = (["variant"] + parameters.map(\.path)).map(csvField).joined(separator: ",") + ","
-            + FaceLightingData.csvHeader(lightCount: lightCount) + "\n"
-        for r in records {
-            let prefix = ([String(r.variant)] + r.parameters.map { $0[1] }).map(csvField).joined(separator: ",")
-            for f in r.faces { csv += prefix + "," + f.csvRow + "\n" }
+        let sheetNote = try ContactSheet(sweep: self, frames: frames, thumbnail: thumbnail).write(to: folder.url.appendingPathComponent("sheet.png"))
+        try SweepPlots(sweep: self, records: plotted).write(into: folder.url)
+        return sheetNote
+    }
+
+    /// The record of variant `n` in `folder`, checked against its plan.
+    private func readRecord(_ n: Int, in folder: SweepFolder) throws -> VariantRecord {
+        let name = "frames/" + frameName(n) + ".json"
+        let record: VariantRecord
+        do {
+            let data = try Data(contentsOf: folder.frames.appendingPathComponent(frameName(n) + ".json"))
+            record = try JSONDecoder().decode(VariantRecord.self, from: data)
+        } catch let error as DecodingError {
+            throw SweepError("\(name) cannot be read: \(Self.reason(error))",
+                             hint: "render its variant again (--shard, or the whole sweep with --force)")
+        } catch let error as SweepError {
+            throw error
+        } catch {
+            throw SweepError("\(name) cannot be read: \(error.localizedDescription)")
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try write(Data(csv.utf8), to: folder.url.appendingPathComponent("lighting.csv"))
-        try write(encoder.encode(records), to: folder.url.appendingPathComponent("lighting.json"))
-        try ContactSheet(sweep: self, frames: frames, thumbnail: thumbnail).write(to: folder.url.appendingPathComponent("sheet.png"))
-        try SweepPlots(sweep: self, records: records).write(into: folder.url)
+        try check(record, variant: n, named: name, against: folder.plan)
+        return record
     }
 
     /// Refuses a frame record, read from the frame of variant `number`, that belongs to another plan, another
@@ -334,6 +365,9 @@ struct VariantRecord: Codable {
     /// `[path, value]` pairs, in parameter order.
     var parameters: [[String]]
     var faces: [FaceLightingData]
+
+    /// What the plots draw of this record.
+    var plotted: PlotRecord { PlotRecord(variant: variant, faces: faces.map(PlotFace.init)) }
 }
 
 func csvField(_ s: String) -> String {

@@ -11,19 +11,30 @@ import OrigamiRender
 /// value. In a zipped sweep every variant is a point.
 struct SweepPlots {
     let sweep: Sweep
-    let records: [VariantRecord]
+    let records: [PlotRecord]
+
+    /// Variant `n`'s record: `records` are in variant order, so a 10 000-variant heat map is no quadratic search.
+    private func record(_ n: Int) -> PlotRecord? {
+        records.indices.contains(n - 1) && records[n - 1].variant == n ? records[n - 1] : records.first { $0.variant == n }
+    }
 
     /// What a face is called in legends: its layer name, prefixed by its solid's when several solids are lit.
-    private func faceKey(_ f: FaceLightingData) -> String {
+    private func faceKey(_ f: PlotFace) -> String {
         let name = f.layerName ?? "layer \(f.treeIndex)"
         return severalSolids ? "\(f.solidName ?? "-").\(name)" : name
     }
 
-    private var severalSolids: Bool { Set(records.flatMap(\.faces).map(\.solidName)).count > 1 }
+    /// Worked out once: `faceKey` asks for every face of every variant.
+    private let severalSolids: Bool
 
-    private static func brightness(_ f: FaceLightingData) -> Double {
-        f.brightness.isEmpty ? 0 : f.brightness.prefix(3).reduce(0, +) / Double(min(3, f.brightness.count))
+    init(sweep: Sweep, records: [PlotRecord]) {
+        self.sweep = sweep; self.records = records
+        var solids: Set<String?> = []
+        for r in records { for f in r.faces { solids.insert(f.solidName) } }
+        severalSolids = solids.count > 1
     }
+
+    private static func brightness(_ f: PlotFace) -> Double { f.brightness }
 
     /// The numeric value of parameter `k` in each variant (`nil` when the parameter is not numeric).
     private func numbers(_ k: Int) -> [Double]? {
@@ -60,8 +71,8 @@ struct SweepPlots {
             let stem = Self.fileStem(p.path)
             for (measure, title, label, value) in [
                 ("brightness", "Brightness", "brightness (mean of R, G, B)", Self.brightness),
-                ("overlay-alpha", "Overlay alpha", "overlay alpha", { (f: FaceLightingData) in f.overlayAlpha }),
-            ] as [(String, String, String, (FaceLightingData) -> Double)] {
+                ("overlay-alpha", "Overlay alpha", "overlay alpha", { (f: PlotFace) in f.overlayAlpha }),
+            ] as [(String, String, String, (PlotFace) -> Double)] {
                 var csv = ([p.path] + faces).map(csvField).joined(separator: ",") + "\n"
                 var series = faces.map { LineChart.Series(name: $0, color: colors[$0] ?? .black, points: []) }
                 for (x, record) in slice {
@@ -76,7 +87,7 @@ struct SweepPlots {
                     csv += row.map(csvField).joined(separator: ",") + "\n"
                 }
                 let chart = LineChart(title: "\(title) against \(p.path)\(suffix)", xLabel: p.path, yLabel: label,
-                                      series: series, openMeaning: "seen from behind")
+                                      series: series.map(Self.thinned), openMeaning: "seen from behind")
                 try put(chart.data(format: .png), "\(measure)-vs-\(stem).png")
                 try put(chart.data(format: .svg), "\(measure)-vs-\(stem).svg")
                 try put(Data(csv.utf8), "\(measure)-vs-\(stem).csv")
@@ -98,7 +109,7 @@ struct SweepPlots {
             let values: [[Double?]] = yOrder.map { j in
                 xOrder.map { i in
                     let n = i * b.count + j + 1
-                    return records.first { $0.variant == n }?.faces.first { faceKey($0) == face }.map(Self.brightness)
+                    return record(n)?.faces.first { faceKey($0) == face }.map(Self.brightness)
                 }
             }
             let map = HeatMap(title: "Brightness of \(face)", xLabel: px, yLabel: py, valueLabel: "brightness",
@@ -121,8 +132,8 @@ struct SweepPlots {
     }
 
     /// The variants along parameter `k` (others at their held value in a grid), sorted by its value.
-    private func variants(varying k: Int) -> [(x: Double, record: VariantRecord)] {
-        var result: [(x: Double, record: VariantRecord)] = []
+    private func variants(varying k: Int) -> [(x: Double, record: PlotRecord)] {
+        var result: [(x: Double, record: PlotRecord)] = []
         for record in records {
             let values = sweep.values(ofVariant: record.variant)
             if sweep.combination == .grid {
@@ -137,8 +148,8 @@ struct SweepPlots {
 
     /// Faces in the order of the first variant's rows (tree order), then any that appear only later.
     private func orderedFaces() -> [String] {
-        var seen: [String] = []
-        for f in records.flatMap(\.faces) where !seen.contains(faceKey(f)) { seen.append(faceKey(f)) }
+        var seen: [String] = [], known: Set<String> = []
+        for r in records { for f in r.faces where known.insert(faceKey(f)).inserted { seen.append(faceKey(f)) } }
         return seen
     }
 
@@ -172,6 +183,34 @@ struct SweepPlots {
         return result
     }
 
+    /// The most points a chart draws of one series. A chart is about 500 points wide, so more are not seen, and
+    /// Cairo keeps every dot of a vector chart until it is written (a 10 000-variant sweep's charts held 120 MB).
+    static let maxDrawnPoints = 400
+
+    /// `series` with at most `maxDrawnPoints` points: in each of `maxDrawnPoints / 4` runs of consecutive points,
+    /// its first and last, its lowest and highest (so peaks stay, and the line keeps its envelope), and its first
+    /// gap. A point kept is open when it was. The plots' CSV keeps every point.
+    static func thinned(_ series: LineChart.Series) -> LineChart.Series {
+        let points = series.points
+        guard points.count > maxDrawnPoints else { return series }
+        let runs = maxDrawnPoints / 4
+        var kept: [Int] = []
+        for r in 0..<runs {
+            let range = (r * points.count / runs)..<((r + 1) * points.count / runs)
+            guard let first = range.first, let last = range.last else { continue }
+            var picks: Set<Int> = [first, last]
+            let valued = range.filter { points[$0].y != nil }
+            if let low = valued.min(by: { points[$0].y! < points[$1].y! }) { picks.insert(low) }
+            if let high = valued.max(by: { points[$0].y! < points[$1].y! }) { picks.insert(high) }
+            if let gap = range.first(where: { points[$0].y == nil }) { picks.insert(gap) }
+            kept += picks.sorted()
+        }
+        var thin = series
+        thin.points = kept.map { points[$0] }
+        thin.open = Set(kept.indices.filter { series.open.contains(kept[$0]) })
+        return thin
+    }
+
     /// Tableau 10.
     static let palette: [Color] = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1",
                                    "#ff9da7", "#9c755f", "#bab0ac"].compactMap(Color.init(parsing:))
@@ -184,6 +223,31 @@ struct SweepPlots {
         }
         while out.hasSuffix("-") { out.removeLast() }
         return out.isEmpty ? "p" : out
+    }
+}
+
+/// What the plots draw of one variant (`VariantRecord.plotted`): a sweep's plots keep every variant's, so
+/// only this.
+struct PlotRecord {
+    var variant: Int
+    var faces: [PlotFace]
+}
+
+/// One face of a `PlotRecord`.
+struct PlotFace {
+    var treeIndex: Int
+    var layerName: String?
+    var solidName: String?
+    var isSeenFromBehind: Bool
+    /// The mean of R, G and B (the first three brightness channels).
+    var brightness: Double
+    var overlayAlpha: Double
+
+    init(_ f: FaceLightingData) {
+        treeIndex = f.treeIndex; layerName = f.layerName; solidName = f.solidName
+        isSeenFromBehind = f.isSeenFromBehind
+        brightness = f.brightness.isEmpty ? 0 : f.brightness.prefix(3).reduce(0, +) / Double(min(3, f.brightness.count))
+        overlayAlpha = f.overlayAlpha
     }
 }
 

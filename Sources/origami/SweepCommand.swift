@@ -62,6 +62,10 @@ struct SweepCommand: ParsableCommand {
     @Flag(help: "Print no progress.")
     var quiet = false
 
+    // Seconds between the plain progress lines when stderr is not a terminal (for tests).
+    @Option(help: .hidden)
+    var progressInterval: Double = 5
+
     // Optional rather than defaulting to the core count, so the help does not print this machine's count.
     @Option(name: .customLong("jobs"), help: "Worker threads (default: every core).")
     var jobsOption: Int?
@@ -90,6 +94,7 @@ struct SweepCommand: ParsableCommand {
         guard (jobsOption ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1.") }
         guard (16...4096).contains(thumbnail) else { throw ValidationError("--thumbnail must be between 16 and 4096.") }
         guard maxVariants >= 1 else { throw ValidationError("--max-variants must be at least 1.") }
+        guard progressInterval >= 0 else { throw ValidationError("--progress-interval must not be negative.") }
     }
 
     private func parseShard(_ text: String) -> (index: Int, count: Int)? {
@@ -130,6 +135,7 @@ struct SweepCommand: ParsableCommand {
             fail("\(error)")
         }
         let url = URL(fileURLWithPath: scene.scene)
+        var note: String?
         let folderURL = URL(fileURLWithPath: output ?? url.deletingPathExtension().lastPathComponent + "-sweep")
         do {
             // The sweep's own outputs are checked before any frame is rendered.
@@ -138,7 +144,7 @@ struct SweepCommand: ParsableCommand {
                 let folder = try SweepFolder.openForMerge(folderURL, sweep: sweep)
                 for out in outputs { checkWritable(out, protecting: description.protectedFiles) }
                 try sweep.checkSizes(options: folder.plan.renderOptions, thumbnail: thumbnail)
-                try sweep.merge(in: folder, thumbnail: thumbnail)
+                note = try sweep.merge(in: folder, thumbnail: thumbnail)
             } else {
                 let options = picture.renderOptions(for: description.canvas)
                 try sweep.checkSizes(options: options, thumbnail: thumbnail)
@@ -146,18 +152,20 @@ struct SweepCommand: ParsableCommand {
                                                    protecting: description.protectedFiles)
                 for out in outputs { checkWritable(out, protecting: description.protectedFiles) }
                 let variants = sweep.variants(shard: batchShard)
-                let bar = ProgressBar(total: variants.count, label: "sweep", unit: "variants", quiet: quiet)
+                let bar = ProgressBar(total: variants.count, label: "sweep", unit: "variants", quiet: quiet,
+                                      interval: progressInterval)
                 try sweep.render(variants: variants, into: folder, options: options, jobs: jobs) { bar.update($0) }
                 bar.finish()
                 if shard != nil {
                     print("rendered \(variants.count) of \(sweep.variantCount) variants into \(folder.frames.path)\(shardSource)")
                     return
                 }
-                try sweep.merge(in: folder, thumbnail: thumbnail)
+                note = try sweep.merge(in: folder, thumbnail: thumbnail)
             }
         } catch {
             fail("\(error)")
         }
         print("wrote \(sweep.variantCount) variants: \(folderURL.path)/sheet.png, lighting.csv, lighting.json, plots/")
+        if let note { print("note: \(note)") }
     }
 }

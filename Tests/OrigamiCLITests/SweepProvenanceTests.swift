@@ -285,30 +285,7 @@ struct SweepProvenanceTests {
         #expect(rows.filter { $0.hasPrefix("2,#0000ff,") }.count == 6)
     }
 
-    /// 20 × 2 variants in 2 columns of 1024-pixel cells (the 1200-pixel frames shrink to 1024): the sheet is
-    /// 8 + 2 × (1024 + 8) = 2072 wide and 8 + 20 × (1024 + 34.6 + 8) = 21340 tall (labels of two 11-point lines:
-    /// 2 × 11 × 1.3 + 6 = 34.6), over 16384. Refused before the folder is even made.
-    @Test func aContactSheetTooLargeIsRefusedBeforeAnyFrame() throws {
-        let dir = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent("out")
-        let ambients = (0..<20).map { String(Double($0) / 20) }.joined(separator: ",")
-        let r = try sweep(["--vary", "ambient=" + ambients, "--vary", "light.intensity=0.5,1", "--thumbnail", "1024",
-                           "--scale", "4"], into: out)
-        #expect(r.status == 1)
-        #expect(r.stderr == "error: the contact sheet would be 2072×21340 pixels, over the limit of 16384 pixels a side "
-            + "and 256 Mpx; lower --thumbnail (now 1024), or vary fewer values\n")
-        #expect(!FileManager.default.fileExists(atPath: out.path))
-
-        // Frames of 300 × 0.5 = 150 pixels are smaller than the cells, so --scale changes the sheet too:
-        // 90 rows of 150 + 34.6 + 8 are 17342 pixels.
-        let ninety = (0..<90).map { String(Double($0) / 90) }.joined(separator: ",")
-        let small = try sweep(["--vary", "ambient=" + ninety, "--vary", "light.intensity=0.5,1",
-                               "--thumbnail", "1024", "--scale", "0.5"], into: out)
-        #expect(small.status == 1)
-        #expect(small.stderr.hasSuffix("; lower --thumbnail (now 1024) or --scale (now 0.5), or vary fewer values\n"))
-        #expect(!FileManager.default.fileExists(atPath: out.path))
-    }
+    // Contact sheets too large for a canvas: SweepAtScaleTests.
 
     @Test func theHelpSaysWhatASweepWritesAndGuards() throws {
         let r = try OrigamiCommand.run(["sweep", "--help"])

@@ -60,7 +60,18 @@ enum PNGWriter {
         }, nil)
 
         let opaque = pixels.withUnsafeBufferPointer { p in p.reduce(UInt32(0xFF00_0000)) { $0 & $1 } >> 24 == 0xFF }
-        let channels = opaque ? 3 : 4
+        begin(png, info, width: width, height: height, opaque: opaque, compression: compression)
+        var row = [UInt8](repeating: 0, count: width * (opaque ? 3 : 4))
+        pixels.withUnsafeBufferPointer { src in
+            for y in 0..<height { writeRow(png, src.baseAddress! + y * width, width: width, opaque: opaque, into: &row) }
+        }
+        png_write_end(png, nil)
+        return sink.data
+    }
+
+    /// The header and compression settings, shared by `encode` and `PNGRowWriter` so both give the same bytes.
+    static func begin(_ png: png_structp, _ info: png_infop?, width: Int, height: Int, opaque: Bool,
+                      compression: PNGCompression) {
         png_set_IHDR(png, info, png_uint_32(width), png_uint_32(height), 8,
                      opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
                      PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT)
@@ -69,31 +80,27 @@ enum PNGWriter {
         png_set_compression_strategy(png, s.strategy)
         png_set_filter(png, 0, s.filters)
         png_write_info(png, info)
+    }
 
-        var row = [UInt8](repeating: 0, count: width * channels)
-        pixels.withUnsafeBufferPointer { src in
-            row.withUnsafeMutableBufferPointer { out in
-                for y in 0..<height {
-                    let line = src.baseAddress! + y * width
-                    if opaque {
-                        for x in 0..<width {
-                            let p = line[x]
-                            out[3 * x] = UInt8(truncatingIfNeeded: p >> 16)
-                            out[3 * x + 1] = UInt8(truncatingIfNeeded: p >> 8)
-                            out[3 * x + 2] = UInt8(truncatingIfNeeded: p)
-                        }
-                    } else {
-                        for x in 0..<width {
-                            let (r, g, b, a) = unpremultiplied(line[x])
-                            out[4 * x] = r; out[4 * x + 1] = g; out[4 * x + 2] = b; out[4 * x + 3] = a
-                        }
-                    }
-                    png_write_row(png, out.baseAddress)
+    /// Converts one row of premultiplied pixels (RGB when `opaque`, else straight RGBA) and hands it to libpng.
+    static func writeRow(_ png: png_structp, _ line: UnsafePointer<UInt32>, width: Int, opaque: Bool,
+                         into row: inout [UInt8]) {
+        row.withUnsafeMutableBufferPointer { out in
+            if opaque {
+                for x in 0..<width {
+                    let p = line[x]
+                    out[3 * x] = UInt8(truncatingIfNeeded: p >> 16)
+                    out[3 * x + 1] = UInt8(truncatingIfNeeded: p >> 8)
+                    out[3 * x + 2] = UInt8(truncatingIfNeeded: p)
+                }
+            } else {
+                for x in 0..<width {
+                    let (r, g, b, a) = unpremultiplied(line[x])
+                    out[4 * x] = r; out[4 * x + 1] = g; out[4 * x + 2] = b; out[4 * x + 3] = a
                 }
             }
+            png_write_row(png, out.baseAddress)
         }
-        png_write_end(png, nil)
-        return sink.data
     }
 
     /// Straight-alpha RGBA bytes of one premultiplied ARGB pixel, rounded as Cairo's writer rounds: the one
@@ -110,5 +117,97 @@ enum PNGWriter {
             @inline(__always) func un(_ c: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: ((c & 0xFF) * 255 + a / 2) / a) }
             return (un(p >> 16), un(p >> 8), un(p), UInt8(a))
         }
+    }
+}
+
+/// A PNG written a band of rows at a time straight into an `OutputFile`, for images too tall to hold whole (a
+/// sweep's contact sheet): memory holds one band, never the image. Whether the image is opaque must be known
+/// up front (the colour type comes first in the file); with `opaque` the alpha of every pixel is ignored.
+/// The file is committed by `finish`, and discarded when an error stops the writer or it is dropped unfinished.
+public final class PNGRowWriter {
+    public let width: Int
+    public let height: Int
+    private let opaque: Bool
+    private var png: png_structp?
+    private var info: png_infop?
+    private let sink: Sink
+    private var row: [UInt8]
+    private var written = 0
+    private var finished = false
+
+    /// Collects libpng's small writes into 256 KiB pieces; a failed write is kept and reported by the writer
+    /// (libpng's callback cannot throw).
+    private final class Sink {
+        let file: OutputFile
+        var buffer: [UInt8] = []
+        var error: RenderError?
+        init(_ file: OutputFile) { self.file = file; buffer.reserveCapacity(1 << 18) }
+        func flush() {
+            guard error == nil, !buffer.isEmpty else { buffer.removeAll(keepingCapacity: true); return }
+            buffer.withUnsafeBytes { raw in
+                do throws(RenderError) { try file.write(raw) } catch { self.error = error }
+            }
+            buffer.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Opens `destination` (through its temporary file) for a `width` × `height` PNG. Each side is at most
+    /// 1 000 000 pixels (libpng's limit).
+    public init(_ destination: WritableDestination, width: Int, height: Int, opaque: Bool,
+                compression: PNGCompression) throws(RenderError) {
+        guard width > 0, height > 0, width <= 1_000_000, height <= 1_000_000 else {
+            throw RenderError.invalidCanvas("cannot encode \(width)×\(height) pixels as PNG")
+        }
+        self.width = width; self.height = height; self.opaque = opaque
+        row = [UInt8](repeating: 0, count: width * (opaque ? 3 : 4))
+        sink = Sink(try destination.open())
+        png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nil, nil, nil)
+        guard let png else {
+            sink.file.discard()
+            throw RenderError.cairo(operation: "png_create_write_struct", status: "out of memory")
+        }
+        info = png_create_info_struct(png)
+        guard info != nil else {
+            sink.file.discard()
+            throw RenderError.cairo(operation: "png_create_info_struct", status: "out of memory")
+        }
+        png_set_write_fn(png, Unmanaged.passUnretained(sink).toOpaque(), { png, bytes, length in
+            guard let png, let bytes, let raw = png_get_io_ptr(png) else { return }
+            let sink = Unmanaged<Sink>.fromOpaque(raw).takeUnretainedValue()
+            sink.buffer.append(contentsOf: UnsafeBufferPointer(start: bytes, count: length))
+            if sink.buffer.count >= 1 << 18 { sink.flush() }
+        }, nil)
+        PNGWriter.begin(png, info, width: width, height: height, opaque: opaque, compression: compression)
+    }
+
+    deinit {
+        png_destroy_write_struct(&png, &info)
+        if !finished { sink.file.discard() }
+    }
+
+    /// Appends `pixels` (premultiplied ARGB, whole rows of `width`) below the rows written so far.
+    public func append(_ pixels: ArraySlice<UInt32>) throws(RenderError) {
+        guard let png, !finished, pixels.count % width == 0, written + pixels.count / width <= height else {
+            throw RenderError.invalidCanvas("a band of \(pixels.count) pixels does not continue a \(width)×\(height) PNG at row \(written)")
+        }
+        pixels.withUnsafeBufferPointer { src in
+            for y in 0..<(pixels.count / width) {
+                PNGWriter.writeRow(png, src.baseAddress! + y * width, width: width, opaque: opaque, into: &row)
+            }
+        }
+        written += pixels.count / width
+        if let error = sink.error { finished = true; sink.file.discard(); throw error }
+    }
+
+    /// Ends the image once every row is written and commits the file.
+    public func finish() throws(RenderError) {
+        guard let png, !finished, written == height else {
+            throw RenderError.invalidCanvas("the PNG has \(written) of its \(height) rows")
+        }
+        png_write_end(png, nil)
+        sink.flush()
+        finished = true
+        if let error = sink.error { sink.file.discard(); throw error }
+        try sink.file.commit()
     }
 }

@@ -1,0 +1,78 @@
+import Foundation
+
+/// The real `origami sweep` process on `Models/lighting-sweep.yaml` (300² frames): frames per second from the
+/// YAML to the frames on disk (`--shard 1/1`, which renders without assembling) on 1 and 2 cores, and the peak
+/// resident memory of whole sweeps (frames, then sheet, CSV, JSON and plots) of 100, 1 000 and 10 000 variants.
+///
+/// Peak memory is GNU time's `%M`: `wait4`'s `ru_maxrss` of a process `time` forked and exec'd. A forked child's
+/// high-water mark starts at `time`'s own small resident size (about 2 MB), and exec keeps the larger of that
+/// and the new program's, so it is origami's `VmHWM`. (Spawning origami from this benchmark process would carry
+/// this process's peak into the child, as the `sweep` row's comment explains.)
+enum SweepProcessBenchmarks {
+    static let time = "/usr/bin/time"
+
+    /// `n` ambients from 0 up, evenly spaced: `--vary ambient=…` with `n` values.
+    static func ambients(_ n: Int) -> String {
+        "ambient=" + (0..<n).map { String(Double($0) / Double(n)) }.joined(separator: ",")
+    }
+
+    /// Runs `origami arguments` under GNU time; the wall time and origami's peak RSS in KiB.
+    static func measured(_ origami: String, _ arguments: [String]) throws -> (wall: Duration, peakKiB: Int) {
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("origami-bench-rss-\(getpid()).txt").path
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let wall = try ContinuousClock().measure {
+            try OutputBenchmarks.runProcess(time, ["-f", "%M", "-o", report, origami] + arguments)
+        }
+        let text = try String(contentsOfFile: report, encoding: .utf8)
+        guard let kib = text.split(whereSeparator: \.isNewline).last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else {
+            throw BenchError("GNU time wrote no peak RSS: \(text)")
+        }
+        return (wall, kib)
+    }
+
+    static func run(_ h: Harness, origami: String?, models: String) throws {
+        let group = "sweep"
+        let speedName = "origami sweep process: 200 variants → frames on disk, 2 cores"
+        let memoryName = "origami sweep process: 100 / 1 000 / 10 000 variants, peak RSS"
+        guard h.wants(group, speedName) || h.wants(group, memoryName) else { return }
+        let scene = "\(models)/lighting-sweep.yaml"
+        guard let origami, FileManager.default.isExecutableFile(atPath: origami), FileManager.default.fileExists(atPath: scene),
+              FileManager.default.isExecutableFile(atPath: time) else {
+            FileHandle.standardError.write(Data("  (skipping the sweep process rows: origami, \(scene) or GNU time (\(time)) missing)\n".utf8))
+            return
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("origami-bench-sweep-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+
+        if h.wants(group, speedName) {
+            let arguments = ["sweep", scene, "--vary", ambients(200), "--shard", "1/1", "--quiet", "-o", folder]
+            var one: [Duration] = [], two: [Duration] = []
+            for _ in 0..<max(3, h.plan.samples / 3) {
+                two.append(try measured(origami, arguments + ["--jobs", "2"]).wall)
+                one.append(try measured(origami, arguments + ["--jobs", "1"]).wall)
+            }
+            let m2 = h.median(two), m1 = h.median(one)
+            h.add(Row(group: group, name: speedName, median: m2, baselineName: "the same with --jobs 1",
+                      baselineMedian: m1, target: "≥ 1.7× on 2 cores (ratio ≤ 0.59×)",
+                      note: String(format: "%.0f frames/s on 2 cores, %.0f on 1: %.2f×; the whole process (reading the scene, the manifest, each frame's PNG and JSON)",
+                                   200 / (milliseconds(m2) / 1000), 200 / (milliseconds(m1) / 1000), m1 / m2)))
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+
+        if h.wants(group, memoryName) {
+            var results: [(count: Int, wall: Duration, peakKiB: Int)] = []
+            for count in [100, 1_000, 10_000] {
+                try? FileManager.default.removeItem(atPath: folder)
+                let r = try measured(origami, ["sweep", scene, "--vary", ambients(count), "--quiet", "-o", folder])
+                results.append((count, r.wall, r.peakKiB))
+            }
+            try? FileManager.default.removeItem(atPath: folder)
+            let peaks = results.map(\.peakKiB)
+            let spread = Double(peaks.max() ?? 0) / Double(max(1, peaks.min() ?? 1)) - 1
+            h.add(Row(group: group, name: memoryName, median: results[1].wall, baselineName: "the 100-variant sweep",
+                      baselineMedian: results[0].wall, target: "peak RSS flat within 20 %",
+                      note: results.map { String(format: "%d variants: %d MiB in %.1f s", $0.count, $0.peakKiB / 1024, milliseconds($0.wall) / 1000) }
+                          .joined(separator: "; ") + String(format: " (largest %.0f %% above smallest); the median is the 1 000-variant sweep", spread * 100)))
+        }
+    }
+}
