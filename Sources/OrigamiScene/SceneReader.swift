@@ -265,6 +265,7 @@ struct SceneObject {
     }
 }
 
-func format(_ v: Double) -> String {
+/// `0.5`, `30`, `-2.25`: as few digits as the value needs, in messages, reports and the viewer's command lines.
+package func format(_ v: Double) -> String {
     v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
 }

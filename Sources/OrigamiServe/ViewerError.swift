@@ -66,9 +66,3 @@ public struct ViewerError: Error, Sendable, Codable, Equatable {
         self.init(status: 422, "cannot render: \(error)")
     }
 }
-
-/// `0.5`, `30`, `-2.25`: as few digits as the value needs (the page and the command lines it builds print the same).
-func format(_ v: Double) -> String {
-    if v == v.rounded(), abs(v) < 1e15 { return String(Int(v)) }
-    return String(v)
-}

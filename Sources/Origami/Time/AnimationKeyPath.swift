@@ -157,30 +157,9 @@ func closestAnimationKeyPath(to word: String) -> String? {
         index = word[open...close]
         probe.removeSubrange(open...close)
     }
-    let w = Array(probe.lowercased())
-    var best: (String, Int)?
-    for candidate in AnimationKeyPath.knownPaths {
-        let d = editDistance(w, Array(candidate.lowercased()))
-        if d <= max(2, w.count / 3), d < (best?.1 ?? .max) { best = (candidate, d) }
-    }
-    guard let match = best?.0 else { return nil }
+    guard let match = closestMatch(to: probe, in: AnimationKeyPath.knownPaths) else { return nil }
     if let index, match.hasPrefix("lighting.light.") {
         return "lighting.light" + index + match.dropFirst("lighting.light".count)
     }
     return match
-}
-
-private func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var previous = Array(0...b.count)
-    var current = previous
-    for i in 1...a.count {
-        current[0] = i
-        for j in 1...b.count {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        swap(&previous, &current)
-    }
-    return previous[b.count]
 }
