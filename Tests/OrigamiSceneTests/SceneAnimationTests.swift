@@ -12,19 +12,8 @@ struct SceneAnimationTests {
         try Scene.decode("canvas: {size: [100, 100]}\nlayers:\n" + layers, file: "s.yaml")
     }
 
-    private func issues(_ text: String) -> [SceneIssue] {
-        do {
-            _ = try Scene.decode(text, file: "s.yaml")
-            return []
-        } catch {
-            return error.issues
-        }
-    }
-
     private func single(_ layers: String) throws -> SceneIssue {
-        let all = issues("canvas: {size: [100, 100]}\nlayers:\n" + layers)
-        try #require(all.count == 1, "expected one issue, got \(all.map(\.description))")
-        return all[0]
+        try singleSceneIssue("canvas: {size: [100, 100]}\nlayers:\n" + layers)
     }
 
     @Test func basicAnimationWithTimingAndDegrees() throws {

@@ -6,23 +6,8 @@ import Testing
 /// Broken scene files: each gives its exact located message, and nothing else is produced.
 @Suite("Scene errors")
 struct SceneErrorTests {
-    private func issues(_ text: String) -> [SceneIssue] {
-        do {
-            _ = try Scene.decode(text, file: "s.yaml")
-            return []
-        } catch {
-            return error.issues
-        }
-    }
-
-    private func single(_ text: String) throws -> SceneIssue {
-        let all = issues(text)
-        try #require(all.count == 1, "expected one issue, got \(all.map(\.description))")
-        return all[0]
-    }
-
     @Test func unknownKeyNamesLineColumnPathAndHint() throws {
-        let i = try single("""
+        let i = try singleSceneIssue("""
             canvas: {size: [10, 10]}
             layers:
               - name: a
@@ -32,65 +17,65 @@ struct SceneErrorTests {
     }
 
     @Test func wrongTypes() throws {
-        #expect(try single("canvas: {size: [10, 10]}\nlayers: [{opacity: high}]").description
+        #expect(try singleSceneIssue("canvas: {size: [10, 10]}\nlayers: [{opacity: high}]").description
             == "s.yaml:2:20: layers[0].opacity: expected a number, found `high`")
-        #expect(try single("canvas: {size: [10, 10]}\nlayers: [{frame: [1, 2, 3]}]").message
+        #expect(try singleSceneIssue("canvas: {size: [10, 10]}\nlayers: [{frame: [1, 2, 3]}]").message
             == "expected a rect [x, y, width, height] as a list of 4 numbers, found 3")
-        #expect(try single("canvas: {size: [10, 10]}\nlayers: [{hidden: 3}]").message == "expected true or false, found `3`")
-        #expect(try single("canvas: {size: [10, 10]}\nlayers: {a: 1}").message == "expected a list, found a mapping")
+        #expect(try singleSceneIssue("canvas: {size: [10, 10]}\nlayers: [{hidden: 3}]").message == "expected true or false, found `3`")
+        #expect(try singleSceneIssue("canvas: {size: [10, 10]}\nlayers: {a: 1}").message == "expected a list, found a mapping")
     }
 
     @Test(arguments: [".nan", ".inf", "-.inf"])
     func nonFiniteNumbersAreRefused(_ literal: String) throws {
-        let i = try single("canvas: {size: [10, 10]}\nlayers: [{zPosition: \(literal)}]")
+        let i = try singleSceneIssue("canvas: {size: [10, 10]}\nlayers: [{zPosition: \(literal)}]")
         #expect(i.message.hasPrefix("expected a finite number"))
         #expect(i.hint == "NaN and infinities are not allowed")
         #expect(i.keyPath == "layers[0].zPosition")
     }
 
     @Test func canvasMustBePositiveAndBounded() throws {
-        #expect(try single("canvas: {size: [0, 10]}\nlayers: []").message == "size [0, 10] must be positive")
-        #expect(try single("canvas: {size: [-5, 10]}\nlayers: []").message == "size [-5, 10] must be positive")
-        let huge = try single("canvas: {size: [20000, 10]}\nlayers: []")
+        #expect(try singleSceneIssue("canvas: {size: [0, 10]}\nlayers: []").message == "size [0, 10] must be positive")
+        #expect(try singleSceneIssue("canvas: {size: [-5, 10]}\nlayers: []").message == "size [-5, 10] must be positive")
+        let huge = try singleSceneIssue("canvas: {size: [20000, 10]}\nlayers: []")
         #expect(huge.message == "canvas of 20000×10 pixels is too large")
         // The limit applies after scale: 10000 points at scale 2 are 20000 pixels.
-        #expect(try single("canvas: {size: [10000, 10], scale: 2}\nlayers: []").message == "canvas of 20000×20 pixels is too large")
-        #expect(try single("layers: []").description == "s.yaml:1:1: missing key `canvas`; e.g. `canvas: {size: [600, 400]}`")
+        #expect(try singleSceneIssue("canvas: {size: [10000, 10], scale: 2}\nlayers: []").message == "canvas of 20000×20 pixels is too large")
+        #expect(try singleSceneIssue("layers: []").description == "s.yaml:1:1: missing key `canvas`; e.g. `canvas: {size: [600, 400]}`")
     }
 
     @Test func duplicateNamesAndKeys() throws {
-        let dup = try single("canvas: {size: [10, 10]}\nlayers: [{name: a}, {name: a}]")
+        let dup = try singleSceneIssue("canvas: {size: [10, 10]}\nlayers: [{name: a}, {name: a}]")
         #expect(dup.message == "the name `a` is already used at layers[0].name")
         #expect(dup.keyPath == "layers[1].name")
-        let key = try single("canvas: {size: [10, 10]}\nlayers: [{name: a, name: b}]")
+        let key = try singleSceneIssue("canvas: {size: [10, 10]}\nlayers: [{name: a, name: b}]")
         #expect(key.message == "key `name` appears twice in one mapping")
         #expect(key.line == 2)
     }
 
     @Test func transformOperations() throws {
-        #expect(try single("canvas: {size: [10, 10]}\nlayers: [{transform: [rotat y 4]}]").description
+        #expect(try singleSceneIssue("canvas: {size: [10, 10]}\nlayers: [{transform: [rotat y 4]}]").description
             == "s.yaml:2:23: layers[0].transform[0]: unknown transform operation `rotat`; did you mean `rotate`?")
-        #expect(try single("canvas: {size: [10, 10]}\nlayers: [{transform: [perspective -5]}]").message
+        #expect(try singleSceneIssue("canvas: {size: [10, 10]}\nlayers: [{transform: [perspective -5]}]").message
             == "the perspective distance must be positive")
-        #expect(try single("canvas: {size: [10, 10]}\nlayers: [{transform: [rotate 45 0 0 0]}]").message
+        #expect(try singleSceneIssue("canvas: {size: [10, 10]}\nlayers: [{transform: [rotate 45 0 0 0]}]").message
             == "the rotation axis is zero")
-        #expect(try single("canvas: {size: [10, 10]}\nlayers: [{transform: [translate 1 nan]}]").message
+        #expect(try singleSceneIssue("canvas: {size: [10, 10]}\nlayers: [{transform: [translate 1 nan]}]").message
             == "`nan` is not a finite number in `translate 1 nan`")
     }
 
     @Test func colourHint() throws {
-        let i = try single("canvas: {size: [10, 10], background: blu}\nlayers: []")
+        let i = try singleSceneIssue("canvas: {size: [10, 10], background: blu}\nlayers: []")
         #expect(i.hint == "did you mean `blue`?")
     }
 
     @Test func yamlSyntaxErrorIsLocated() throws {
-        let i = try single("canvas: {size: [10, 10]\nlayers: []\n")
+        let i = try singleSceneIssue("canvas: {size: [10, 10]\nlayers: []\n")
         #expect(i.line == 2 && i.column == 1)
         #expect(i.message.hasPrefix("not valid YAML"))
     }
 
     @Test func everyProblemIsReportedInFileOrder() {
-        let all = issues("""
+        let all = sceneIssues("""
             canvas: {size: [10, 10], background: blu}
             layers:
               - {nme: a}

@@ -9,21 +9,6 @@ import TestSupport
 /// through a parameter, and the located errors for what cannot be laid out.
 @Suite("Scene files: layout keys")
 struct SceneLayoutTests {
-    private func issues(_ text: String) -> [SceneIssue] {
-        do {
-            _ = try Scene.decode(text, file: "s.yaml")
-            return []
-        } catch {
-            return error.issues
-        }
-    }
-
-    private func single(_ text: String) throws -> SceneIssue {
-        let all = issues(text)
-        try #require(all.count == 1, "expected one issue, got \(all.map(\.description))")
-        return all[0]
-    }
-
     /// Listing 4-2 in y-down coordinates (no flip): A centred in 400×300 → (150, 137.5, 100, 25); B as wide as A
     /// and centred on it, maxY = A.minY − 10 = 127.5, minY = 10 → (150, 10, 100, 117.5), drawn above A.
     static let listing = """
@@ -90,7 +75,7 @@ struct SceneLayoutTests {
     }
 
     @Test func unknownAttributeHasADidYouMean() throws {
-        let i = try single("""
+        let i = try singleSceneIssue("""
             canvas: {size: [10, 10]}
             layers:
               - layoutManager: constraints
@@ -101,7 +86,7 @@ struct SceneLayoutTests {
     }
 
     @Test func unknownSiblingHasADidYouMean() throws {
-        let i = try single("""
+        let i = try singleSceneIssue("""
             canvas: {size: [10, 10]}
             layers:
               - layoutManager: constraints
@@ -114,7 +99,7 @@ struct SceneLayoutTests {
     }
 
     @Test func cycleIsReportedWhereItCloses() throws {
-        let i = try single("""
+        let i = try singleSceneIssue("""
             canvas: {size: [10, 10]}
             layers:
               - layoutManager: constraints
@@ -129,7 +114,7 @@ struct SceneLayoutTests {
     }
 
     @Test func aLayerCannotReadItself() throws {
-        let i = try single("""
+        let i = try singleSceneIssue("""
             canvas: {size: [10, 10]}
             layers:
               - layoutManager: constraints
@@ -139,29 +124,29 @@ struct SceneLayoutTests {
     }
 
     @Test func constraintsNeedTheSuperlayersManager() throws {
-        let i = try single("""
+        let i = try singleSceneIssue("""
             canvas: {size: [10, 10]}
             layers:
               - name: box
                 sublayers: [{constraints: [{attribute: midX, relativeTo: superlayer}]}]
             """)
         #expect(i.description == "s.yaml:4:31: layers[0].sublayers[0].constraints: constraints are applied by the superlayer's layout manager, and it has none; add `layoutManager: constraints` to the superlayer at layers[0], as listing 4-2 sets `theLayer.layoutManager`")
-        let top = try single("canvas: {size: [10, 10]}\nlayers: [{constraints: [{attribute: midX, relativeTo: superlayer}]}]")
+        let top = try singleSceneIssue("canvas: {size: [10, 10]}\nlayers: [{constraints: [{attribute: midX, relativeTo: superlayer}]}]")
         #expect(top.hint == "put these layers in a container layer with `layoutManager: constraints`")
     }
 
     @Test func badAutoresizingAndManagerValues() throws {
-        let flag = try single("canvas: {size: [10, 10]}\nlayers: [{autoresizingMask: [widthSizeable]}]")
+        let flag = try singleSceneIssue("canvas: {size: [10, 10]}\nlayers: [{autoresizingMask: [widthSizeable]}]")
         #expect(flag.description == "s.yaml:2:30: layers[0].autoresizingMask[0]: unknown autoresizing flag `widthSizeable`; did you mean `widthSizable`?")
-        let manager = try single("canvas: {size: [10, 10]}\nlayers: [{layoutManager: constraint}]")
+        let manager = try singleSceneIssue("canvas: {size: [10, 10]}\nlayers: [{layoutManager: constraint}]")
         #expect(manager.message == "unknown value `constraint`")
         #expect(manager.hint == "did you mean `constraints`?")
-        let key = try single("canvas: {size: [10, 10]}\nlayers: [{layoutManager: constraints, sublayers: [{constraints: [{attribute: minX, relativeTo: superlayer, offest: 3}]}]}]")
+        let key = try singleSceneIssue("canvas: {size: [10, 10]}\nlayers: [{layoutManager: constraints, sublayers: [{constraints: [{attribute: minX, relativeTo: superlayer, offest: 3}]}]}]")
         #expect(key.message == "unknown key `offest`")
         #expect(key.hint == "did you mean `offset`?")
-        let resize = try single("canvas: {size: [10, 10]}\nlayers: [{resize: [-1, 5]}]")
+        let resize = try singleSceneIssue("canvas: {size: [10, 10]}\nlayers: [{resize: [-1, 5]}]")
         #expect(resize.message == "size [-1, 5] must be non-negative")
-        let solid = try single("canvas: {size: [10, 10]}\nlayers: [{type: solid, shape: cube, size: 4, resize: [5, 5]}]")
+        let solid = try singleSceneIssue("canvas: {size: [10, 10]}\nlayers: [{type: solid, shape: cube, size: 4, resize: [5, 5]}]")
         #expect(solid.message == "a solid's bounds come from its shape")
     }
 

@@ -12,21 +12,6 @@ struct SceneParameterTests {
         try SceneDescription.decode(text, file: "s.yaml")
     }
 
-    private func issues(_ text: String) -> [SceneIssue] {
-        do {
-            _ = try SceneDescription.decode(text, file: "s.yaml")
-            return []
-        } catch {
-            return error.issues
-        }
-    }
-
-    private func single(_ text: String) throws -> SceneIssue {
-        let all = issues(text)
-        try #require(all.count == 1, "expected one issue, got \(all.map(\.description))")
-        return all[0]
-    }
-
     static let yawScene = """
         params:
           yaw: {default: 30, range: [-180, 180], step: 15, unit: deg, label: Camera yaw}
@@ -133,31 +118,31 @@ struct SceneParameterTests {
     // MARK: The error corpus
 
     @Test func undeclaredNamesSayWhatIsDeclared() throws {
-        #expect(try single("params: {yaw: 0}\ncanvas: {size: [10, 10]}\nlayers: [{zPosition: $yw}]").description
+        #expect(try singleSceneIssue("params: {yaw: 0}\ncanvas: {size: [10, 10]}\nlayers: [{zPosition: $yw}]").description
             == "s.yaml:3:22: layers[0].zPosition: undeclared parameter `$yw`; did you mean `$yaw`?")
-        #expect(try single("canvas: {size: [10, 10]}\nlayers: [{zPosition: $z}]").description
+        #expect(try singleSceneIssue("canvas: {size: [10, 10]}\nlayers: [{zPosition: $z}]").description
             == "s.yaml:2:22: layers[0].zPosition: undeclared parameter `$z`; declare it under `params`, e.g. `params: {z: 0}`")
-        #expect(try single("params: {yaw: 0}\ncanvas: {size: [10, 10]}\nlayers: [{transform: [rotate y $pitch]}]").description
+        #expect(try singleSceneIssue("params: {yaw: 0}\ncanvas: {size: [10, 10]}\nlayers: [{transform: [rotate y $pitch]}]").description
             == "s.yaml:3:23: layers[0].transform[0]: undeclared parameter `$pitch`; declared parameters: $yaw")
     }
 
     @Test func badExpressions() throws {
-        #expect(try single("params: {a: 1}\ncanvas: {size: [10, 10]}\nlayers: [{zPosition: $a +}]").description
+        #expect(try singleSceneIssue("params: {a: 1}\ncanvas: {size: [10, 10]}\nlayers: [{zPosition: $a +}]").description
             == "s.yaml:3:22: layers[0].zPosition: `$a +` is not a number or parameter expression: a number or `$name` is missing at the end; write e.g. `$yaw`, `-$yaw` or `$yaw * 2 + 10`")
-        #expect(try single("params: {a: 0}\ncanvas: {size: [10, 10]}\nlayers: [{zPosition: 1 / $a}]").description
+        #expect(try singleSceneIssue("params: {a: 0}\ncanvas: {size: [10, 10]}\nlayers: [{zPosition: 1 / $a}]").description
             == "s.yaml:3:22: layers[0].zPosition: `1 / $a` is not a finite number with the parameters' values; values: a=0")
     }
 
     @Test func valuesOutsideARangeAreRefusedWhereTheyAreUsedOrDeclared() throws {
         // A lighting field's own range applies to the parameter's value.
-        #expect(try single("params: {amb: 2}\ncanvas: {size: [10, 10]}\nlayers: [{lighting: {ambient: $amb}}]").description
+        #expect(try singleSceneIssue("params: {amb: 2}\ncanvas: {size: [10, 10]}\nlayers: [{lighting: {ambient: $amb}}]").description
             == "s.yaml:3:31: layers[0].lighting.ambient: ambient 2 is out of range 0…1")
-        #expect(try single("params: {yaw: {default: 100, range: [0, 90]}}\ncanvas: {size: [10, 10]}\nlayers: []").description
+        #expect(try singleSceneIssue("params: {yaw: {default: 100, range: [0, 90]}}\ncanvas: {size: [10, 10]}\nlayers: []").description
             == "s.yaml:1:25: params.yaw.default: the default 100 is outside the range 0…90 of `yaw`")
     }
 
     @Test func aParameterInAStringKeyIsRefused() throws {
-        #expect(try single("params: {n: 1}\ncanvas: {size: [10, 10]}\nlayers: [{name: $n}]").description
+        #expect(try singleSceneIssue("params: {n: 1}\ncanvas: {size: [10, 10]}\nlayers: [{name: $n}]").description
             == "s.yaml:3:17: layers[0].name: parameters stand for numbers, and this key takes a string; quote it (\"$n\") to mean the text itself")
         // Quoted, it is the text.
         let scene = try decode("params: {n: 1}\ncanvas: {size: [10, 10]}\nlayers: [{name: \"$n\"}]").instantiate()
@@ -165,7 +150,7 @@ struct SceneParameterTests {
     }
 
     @Test func aColourIsNotANumber() throws {
-        #expect(try single("params: {r: 1}\ncanvas: {size: [10, 10]}\nlayers: [{backgroundColor: $r}]").description
+        #expect(try singleSceneIssue("params: {r: 1}\ncanvas: {size: [10, 10]}\nlayers: [{backgroundColor: $r}]").description
             == "s.yaml:3:28: layers[0].backgroundColor: expected a colour, found `$r`; parameters stand for numbers: use them as components, e.g. [$r, 0, 0]")
     }
 
@@ -206,24 +191,24 @@ struct SceneParameterTests {
     }
 
     @Test func wrongShapesOfParams() throws {
-        #expect(try single("params: [yaw]\ncanvas: {size: [10, 10]}\nlayers: []").description
+        #expect(try singleSceneIssue("params: [yaw]\ncanvas: {size: [10, 10]}\nlayers: []").description
             == "s.yaml:1:9: params: expected a mapping from parameter names to default values; e.g. `params: {yaw: 30, distance: {default: 500, range: [200, 2000]}}`")
-        #expect(try single("params: {yaw: [1, 2]}\ncanvas: {size: [10, 10]}\nlayers: []").description
+        #expect(try singleSceneIssue("params: {yaw: [1, 2]}\ncanvas: {size: [10, 10]}\nlayers: []").description
             == "s.yaml:1:15: params.yaw: expected a default number or a mapping {default, range, step, unit, label}, found a list; e.g. `yaw: 30` or `yaw: {default: 30, range: [0, 90]}`")
-        #expect(try single("params: {yaw: {range: [0, 90]}}\ncanvas: {size: [10, 10]}\nlayers: []").description
+        #expect(try singleSceneIssue("params: {yaw: {range: [0, 90]}}\ncanvas: {size: [10, 10]}\nlayers: []").description
             == "s.yaml:1:15: params.yaw: missing key `default`; e.g. `{default: 30, range: [0, 90]}`")
-        #expect(try single("params: {yaw: {default: 0, rnage: [0, 90]}}\ncanvas: {size: [10, 10]}\nlayers: []").description
+        #expect(try singleSceneIssue("params: {yaw: {default: 0, rnage: [0, 90]}}\ncanvas: {size: [10, 10]}\nlayers: []").description
             == "s.yaml:1:28: params.yaw.rnage: unknown key `rnage`; did you mean `range`?")
-        #expect(try single("params: {yaw: {default: 0, range: [90, 0]}}\ncanvas: {size: [10, 10]}\nlayers: []").description
+        #expect(try singleSceneIssue("params: {yaw: {default: 0, range: [90, 0]}}\ncanvas: {size: [10, 10]}\nlayers: []").description
             == "s.yaml:1:35: params.yaw.range: the range [90, 0] is empty; write [low, high]")
-        #expect(try single("params: {2x: 0}\ncanvas: {size: [10, 10]}\nlayers: []").description
+        #expect(try singleSceneIssue("params: {2x: 0}\ncanvas: {size: [10, 10]}\nlayers: []").description
             == "s.yaml:1:10: params.2x: `2x` is not a parameter name; a letter or `_`, then letters, digits or `_` (written `$2x` where it is used)")
     }
 
     @Test func timeAndLightingFieldNamesAreReserved() throws {
-        #expect(try single("params: {time: 0}\ncanvas: {size: [10, 10]}\nlayers: []").description
+        #expect(try singleSceneIssue("params: {time: 0}\ncanvas: {size: [10, 10]}\nlayers: []").description
             == "s.yaml:1:10: params.time: `time` cannot be a parameter name: `time` is the scene time, which sweeps vary themselves; choose another name")
-        #expect(try single("params: {ambient: 0}\ncanvas: {size: [10, 10]}\nlayers: []").message
+        #expect(try singleSceneIssue("params: {ambient: 0}\ncanvas: {size: [10, 10]}\nlayers: []").message
             == "`ambient` cannot be a parameter name: `ambient` is a lighting field that sweeps vary by that name")
     }
 
