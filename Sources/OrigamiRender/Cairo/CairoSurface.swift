@@ -80,3 +80,22 @@ final class CairoSurface {
         cairo_status_to_string(status).map { String(cString: $0) } ?? "status \(status.rawValue)"
     }
 }
+
+/// Collects a Cairo output stream.
+final class StreamSink {
+    var data = Data()
+}
+
+extension CairoSurface {
+    /// A vector surface made by `create` (`cairo_svg_surface_create_for_stream`, …, given the write function and
+    /// its closure) whose output collects in `sink`. `sink` must outlive the surface.
+    static func streaming(into sink: StreamSink, operation: String,
+                          _ create: (cairo_write_func_t, UnsafeMutableRawPointer) -> OpaquePointer?) throws -> CairoSurface {
+        let write: cairo_write_func_t = { closure, bytes, length in
+            guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
+            Unmanaged<StreamSink>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: Int(length))
+            return CAIRO_STATUS_SUCCESS
+        }
+        return try CairoSurface(taking: create(write, Unmanaged.passUnretained(sink).toOpaque()), operation: operation)
+    }
+}

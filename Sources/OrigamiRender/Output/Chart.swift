@@ -276,14 +276,9 @@ final class ChartCanvas {
             return try PNGWriter.encode(width: width, height: height, pixels: pixels, compression: .balanced)
         case .svg:
             let sink = StreamSink()
-            let context = Unmanaged.passUnretained(sink).toOpaque()
-            let write: cairo_write_func_t = { closure, bytes, length in
-                guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
-                Unmanaged<StreamSink>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: Int(length))
-                return CAIRO_STATUS_SUCCESS
+            let surface = try CairoSurface.streaming(into: sink, operation: "cairo_svg_surface_create_for_stream") {
+                cairo_svg_surface_create_for_stream($0, $1, w, hgt)
             }
-            let surface = try CairoSurface(taking: cairo_svg_surface_create_for_stream(write, context, w, hgt),
-                                           operation: "cairo_svg_surface_create_for_stream")
             do {
                 let canvas = ChartCanvas(try CairoContext(surface))
                 try canvas.background(size)

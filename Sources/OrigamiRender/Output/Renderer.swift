@@ -148,21 +148,17 @@ public enum Renderer {
     static func vectorData(_ tree: RenderTree, size: CGSize, options: RenderOptions, format: OutputFormat) throws -> Data {
         _ = try pixelSize(size, options: options)
         let sink = StreamSink()
-        let context = Unmanaged.passUnretained(sink).toOpaque()
-        let write: cairo_write_func_t = { closure, bytes, length in
-            guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
-            Unmanaged<StreamSink>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: Int(length))
-            return CAIRO_STATUS_SUCCESS
-        }
         let w = Double(size.width), h = Double(size.height)
         let surface: CairoSurface
         switch format {
         case .svg:
-            surface = try CairoSurface(taking: cairo_svg_surface_create_for_stream(write, context, w, h),
-                                       operation: "cairo_svg_surface_create_for_stream")
+            surface = try CairoSurface.streaming(into: sink, operation: "cairo_svg_surface_create_for_stream") {
+                cairo_svg_surface_create_for_stream($0, $1, w, h)
+            }
         default:
-            surface = try CairoSurface(taking: cairo_pdf_surface_create_for_stream(write, context, w, h),
-                                       operation: "cairo_pdf_surface_create_for_stream")
+            surface = try CairoSurface.streaming(into: sink, operation: "cairo_pdf_surface_create_for_stream") {
+                cairo_pdf_surface_create_for_stream($0, $1, w, h)
+            }
             surface.setFixedPDFMetadata()
         }
         do {
@@ -173,9 +169,4 @@ public enum Renderer {
         try surface.finish()
         return format == .svg ? SVGIdentifiers.normalized(sink.data) : sink.data
     }
-}
-
-/// Collects a Cairo output stream.
-final class StreamSink {
-    var data = Data()
 }
