@@ -4,8 +4,9 @@ import OrigamiRender
 import OrigamiScene
 
 /// `origami animate`'s work: `Models/turntable.yaml` (the book's lit cube with its digit faces turning about y,
-/// a `transform.rotation.y` animation; 400×400; issue 15), each frame the presentation at its time, rendered
-/// through `FramePipeline` on every core against a serial loop, and the GIF encoder's share of the time.
+/// a `transform.rotation.y` animation; 400×400, and 1024×1024 at scale 2.56; issues 15 and 20), each frame the
+/// presentation at its time, rendered through `FramePipeline` on every core against a serial loop, and the GIF
+/// encoder's share of the time.
 enum AnimateBenchmarks {
     static let frames = 120
 
@@ -16,11 +17,14 @@ enum AnimateBenchmarks {
         /// One turn, spread over the frames.
         let period: Double
 
-        init(_ description: SceneDescription) throws {
+        let frames: Int
+
+        init(_ description: SceneDescription, scale: Double = 1, frames: Int = AnimateBenchmarks.frames) throws {
             scene = try description.instantiate()
             guard let end = scene.root.animationEndTime() else { throw BenchError("turntable.yaml does not animate") }
             period = end
-            options = RenderOptions(scale: 1, background: scene.canvas.background)
+            options = RenderOptions(scale: scale, background: scene.canvas.background)
+            self.frames = frames
         }
 
         func frame(_ i: Int) throws -> Bitmap {
@@ -31,11 +35,15 @@ enum AnimateBenchmarks {
         }
     }
 
-    static func pipeline<T: Sendable>(_ description: SceneDescription, jobs: Int,
+    static func pipeline<T: Sendable>(_ description: SceneDescription, jobs: Int, scale: Double = 1,
+                                      frames: Int = AnimateBenchmarks.frames,
                                       prepare: @escaping @Sendable (Bitmap) throws -> T,
                                       deliver: (Int, T) throws -> Void) throws {
-        // The window `SceneDescription.renderFrames` gives 400×400 frames (256 MiB ÷ 1.25 MiB, at most 64).
-        try FramePipeline.run(count: frames, jobs: jobs, window: 64, makeWorker: { try Turntable(description) },
+        // The window `SceneDescription.renderFrames` gives: 256 MiB ÷ 8 bytes a pixel, at most 64 (64 at 400²,
+        // 32 at 1024²).
+        let window = min(64, max(2 * jobs, (256 << 20) / (8 * Int(400 * scale) * Int(400 * scale))))
+        try FramePipeline.run(count: frames, jobs: jobs, window: window,
+                              makeWorker: { try Turntable(description, scale: scale, frames: frames) },
                               render: { t, i in try prepare(t.frame(i)) }, deliver: deliver)
     }
 
@@ -49,17 +57,19 @@ enum AnimateBenchmarks {
         var sum: UInt64 = 0
         func checksum(_ frame: Bitmap) { sum = sum &* 31 &+ UInt64(frame.pixels[frame.pixels.count / 2]) }
 
-        let turntable = "turntable \(frames) frames 400², FramePipeline on \(cores) cores"
-        try h.row(group, turntable, baseline: "the same frames in a serial loop", target: "≤ 0.59× (≥ 1.7× on 2 cores)",
-                  samples: 5) {
-            try pipeline(description, jobs: cores, prepare: { $0 }) { _, f in checksum(f) }
-        } against: {
-            // Like for like: `--jobs 1` instantiates its one layer tree too.
-            let own = try Turntable(description)
-            for i in 0..<frames { checksum(try own.frame(i)) }
+        for (side, scale, count) in [(400, 1.0, frames), (1024, 2.56, 48)] {
+            let turntable = "turntable \(count) frames \(side)², FramePipeline on \(cores) cores"
+            try h.row(group, turntable, baseline: "the same frames in a serial loop", target: "≤ 0.56× (≥ 1.8× on 2 cores)") {
+                try pipeline(description, jobs: cores, scale: scale, frames: count, prepare: { $0 }) { _, f in checksum(f) }
+            } against: {
+                // Like for like: `--jobs 1` instantiates its one layer tree too.
+                let own = try Turntable(description, scale: scale, frames: count)
+                for i in 0..<count { checksum(try own.frame(i)) }
+            }
+            annotate(h, turntable) { String(format: "%.1f fps against %.1f fps serial: %.2f× faster",
+                                            Double(count) / seconds($0.median), Double(count) / seconds($0.baselineMedian),
+                                            seconds($0.baselineMedian) / seconds($0.median)) }
         }
-        annotate(h, turntable) { String(format: "%.1f fps against %.1f fps serial: %.2f× faster", fps($0.median), fps($0.baselineMedian),
-                                        seconds($0.baselineMedian) / seconds($0.median)) }
 
         // The encoder alone: quantizing and LZW-compressing the frames, against rendering them.
         let rendered = try (0..<frames).map { try serial.frame($0) }

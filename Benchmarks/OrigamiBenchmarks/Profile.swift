@@ -26,13 +26,22 @@ enum Profile {
             let image = try Renderer.render(cube, size: Scenes.canvas, options: options)
             for _ in 0..<iterations { blackHole(try image.pngData()) }
         case "gif":
-            // The GIF encoder on the lit-cube turntable's frames (quantizing, LZW, giflib's writes).
-            let description = try OrigamiScene.SceneDescription.load(contentsOf: URL(fileURLWithPath: "Models/lit-cube.yaml"))
+            // The GIF encoder on the turntable's frames (quantizing, LZW, giflib's writes).
+            let description = try OrigamiScene.SceneDescription.load(contentsOf: URL(fileURLWithPath: "Models/turntable.yaml"))
             let turntable = try AnimateBenchmarks.Turntable(description)
             let frames = try (0..<24).map { try turntable.frame($0 * 5) }
             let gif = FileManager.default.temporaryDirectory.appendingPathComponent("origami-profile-\(getpid()).gif")
             defer { try? FileManager.default.removeItem(at: gif) }
             for _ in 0..<max(1, iterations / 10) { try AnimateBenchmarks.encode(frames, to: gif) }
+        case "turntable", "turntable-serial":
+            // `origami animate`'s rendering: the real turntable's frames through `FramePipeline` on every core, or
+            // in one loop (for `perf stat`: CPU time and instructions of the two, against their wall time).
+            FramePipeline.keepLargeBuffersInTheHeap()
+            let description = try OrigamiScene.SceneDescription.load(contentsOf: URL(fileURLWithPath: "Models/turntable.yaml"))
+            let jobs = name == "turntable" ? ProcessInfo.processInfo.activeProcessorCount : 1
+            for _ in 0..<iterations {
+                try AnimateBenchmarks.pipeline(description, jobs: jobs, prepare: { $0 }) { _, f in blackHole(f) }
+            }
         case "hit-tree", "hit-frontmost":
             let tree = PresentationTree(try BookCube(faceColors: Scenes.faceColors).container)
             let policy: HitTestPolicy = name == "hit-tree" ? .treeOrder : .frontmost
@@ -72,7 +81,7 @@ enum Profile {
             for _ in 0..<iterations * 1000 { blackHole(root.convert(opaque(CGPoint(x: 20, y: 30)), from: leaf)) }
         default:
             throw BenchError("unknown profile \(name): flat, image, lattice, png-flat, png-image, hit-tree, "
-                             + "hit-frontmost, hitmap, frame, convert, freeze, freeze-animated")
+                             + "hit-frontmost, hitmap, frame, convert, freeze, freeze-animated, turntable, turntable-serial")
         }
     }
 }

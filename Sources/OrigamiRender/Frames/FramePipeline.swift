@@ -6,11 +6,14 @@ import Origami
 /// holds the renderers back instead of letting finished frames pile up.
 ///
 /// Each thread makes its own `Worker` once (its own layer tree, say) and renders the frames it claims with it;
-/// frames are claimed in order, so the next frame to deliver is always being rendered.
+/// frames are claimed in order, so the next frame to deliver is always being rendered. The calling thread is one
+/// of the workers: between its own frames it delivers whatever is ready, so no thread sits idle waiting for
+/// frames, and nobody is woken per frame to hand one over (with one job there is no other thread at all).
 public enum FramePipeline {
-    /// Renders frames `0..<count` with `render` on `jobs` threads and calls `deliver` with each, in order, on the
-    /// calling thread. The first error (from a worker or from `deliver`) stops every thread and is rethrown.
-    /// `window`: frames rendered but not yet delivered, at most (default: twice `jobs`).
+    /// Renders frames `0..<count` with `render` on `jobs` threads (the calling one and `jobs − 1` more) and calls
+    /// `deliver` with each, in order, on the calling thread. The first error (from a worker or from `deliver`)
+    /// stops every thread and is rethrown.
+    /// `window`: frames claimed but not yet delivered, at most (default: twice `jobs`).
     public static func run<Worker, Frame: Sendable>(count: Int, jobs: Int, window: Int? = nil,
                                    makeWorker: @escaping @Sendable () throws -> Worker,
                                    render: @escaping @Sendable (inout Worker, Int) throws -> Frame,
@@ -19,7 +22,7 @@ public enum FramePipeline {
         let threads = max(1, min(jobs, count))
         let state = PipelineState<Frame>(window: max(threads, window ?? 2 * threads))
         let group = DispatchGroup()
-        for _ in 0..<threads {
+        for _ in 1..<threads {
             group.enter()
             // Threads, not the global queue: frame rendering blocks for a long time, and each worker waits on a
             // condition when it is `window` frames ahead.
@@ -37,17 +40,25 @@ public enum FramePipeline {
             thread.stackSize = 8 << 20
             thread.start()
         }
-        var failure: Error?
-        for index in 0..<count {
-            guard let frame = state.take(index) else { break }
-            do { try deliver(index, frame) } catch {
-                failure = error
-                state.fail(error)
-                break
+        do {
+            var worker = try makeWorker()
+            var next = 0
+            while next < count {
+                switch state.nextStep(delivering: next, below: count) {
+                case .deliver(let frame):
+                    try deliver(next, frame)
+                    next += 1
+                case .render(let index):
+                    state.finish(index, try render(&worker, index))
+                case .stop:
+                    next = count
+                }
             }
+        } catch {
+            state.fail(error)
         }
         group.wait()
-        if let error = failure ?? state.error { throw error }
+        if let error = state.error { throw error }
     }
 }
 
@@ -98,15 +109,26 @@ private final class PipelineState<Frame: Sendable>: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Frame `index` once rendered; `nil` when work has stopped on an error.
-    func take(_ index: Int) -> Frame? {
+    enum Step { case deliver(Frame), render(Int), stop }
+
+    /// The calling thread's next move: deliver frame `index` when it is ready; otherwise render the next frame
+    /// when one is within the window; otherwise wait for one of the two. `.stop` once work has stopped on an error.
+    func nextStep(delivering index: Int, below count: Int) -> Step {
         condition.lock()
         defer { condition.unlock() }
-        while error == nil && ready[index] == nil { condition.wait() }
-        guard error == nil, let frame = ready.removeValue(forKey: index) else { return nil }
-        delivered = index + 1
-        condition.broadcast()
-        return frame
+        while error == nil {
+            if let frame = ready.removeValue(forKey: index) {
+                delivered = index + 1
+                condition.broadcast()
+                return .deliver(frame)
+            }
+            if claimed < count && claimed - delivered < window {
+                claimed += 1
+                return .render(claimed - 1)
+            }
+            condition.wait()
+        }
+        return .stop
     }
 
     func fail(_ e: Error) {
