@@ -50,10 +50,15 @@ extension Homography {
     /// `(X/W, Y/W)`, or `nil` when W ≤ ε·max(|X|, |Y|): behind the eye, or so close to W = 0 that the only
     /// thing left of the quotient is rounding noise (exactly on the vanishing line, W comes out as ±1e-16
     /// rather than 0).
+    ///
+    /// Written as four comparisons because hit queries run it per candidate: a NaN fails every `<` and `>`, and
+    /// once W > 1e-12·max(|X|, |Y|) with all three finite, |X/W| and |Y/W| are below 1e12, so the quotient needs no
+    /// check of its own.
+    @inline(__always)
     private static func dehomogenized(_ h: Vector3) -> CGPoint? {
-        guard h.isFinite, h.z > 1e-12 * max(abs(h.x), abs(h.y)) else { return nil }
-        let q = CGPoint(x: h.x / h.z, y: h.y / h.z)
-        return q.x.isFinite && q.y.isFinite ? q : nil
+        let ax = abs(h.x), ay = abs(h.y)
+        guard h.z > 1e-12 * (ax > ay ? ax : ay), h.z < .infinity, ax < .infinity, ay < .infinity else { return nil }
+        return CGPoint(x: h.x / h.z, y: h.y / h.z)
     }
 }
 

@@ -7,12 +7,16 @@ import Foundation
 extension PresentationTree {
     /// The layer a touch at `point` reaches under `policy`.
     public func hitTest(_ point: CGPoint, policy: HitTestPolicy = .treeOrder) -> Layer? {
-        firstHit(point, policy: policy).map { layer($0.node) }
+        var local = CGPoint.zero
+        let node = firstHit(point, policy: policy, local: &local)
+        return node < 0 ? nil : layer(node)
     }
 
     /// The face-aware answer for a touch at `point`.
     public func hitTestResult(_ point: CGPoint, policy: HitTestPolicy = .treeOrder) -> HitTestResult? {
-        firstHit(point, policy: policy).map { result($0.node, local: $0.local) }
+        var local = CGPoint.zero
+        let node = firstHit(point, policy: policy, local: &local)
+        return node < 0 ? nil : result(node, local: local)
     }
 
     /// Every layer under `point`, in tree order, each with its tree rank and depth rank: where the two differ, a
@@ -58,8 +62,10 @@ extension PresentationTree {
 
     /// Per point, the node `policy` picks there, or −1.
     public func hitNodes(_ points: [CGPoint], policy: HitTestPolicy) -> [Int32] {
-        var scratch = QueryScratch()
-        return points.map { p in firstHit(p, policy: policy, scratch: &scratch).map { Int32($0.node) } ?? -1 }
+        withHitBuffers { buffers in
+            var local = CGPoint.zero
+            return points.map { p in Int32(firstHit(p, policy: policy, buffers: buffers, local: &local)) }
+        }
     }
 
     // MARK: Answers
@@ -116,31 +122,6 @@ extension PresentationTree {
         guard storage.planes[i].contains(p) else { return false }
         let o = storage.planes[i].outline
         return o.isEmpty || Layer.polygon(storage.outlinePoints[o], contains: p)
-    }
-
-    /// The node `policy` picks at `point` and the point in its bounds space.
-    func firstHit(_ point: CGPoint, policy: HitTestPolicy) -> (node: Int, local: CGPoint)? {
-        var scratch = QueryScratch()
-        return firstHit(point, policy: policy, scratch: &scratch)
-    }
-
-    func firstHit(_ point: CGPoint, policy: HitTestPolicy, scratch: inout QueryScratch) -> (node: Int, local: CGPoint)? {
-        guard point.x.isFinite, point.y.isFinite else { return nil }
-        var found: (node: Int, local: CGPoint)?
-        switch policy {
-        case .treeOrder, .coreAnimation:
-            visitInTreeOrder(point: point, policy: policy, scratch: &scratch) { node, local in
-                found = (node, local)
-                return true
-            }
-        case .frontmost:
-            // The first hit that is not culled: what the eye sees at the point.
-            visitInDepthOrder(point: point, scratch: &scratch) { node, local, culled in
-                if !culled { found = (node, local) }
-                return !culled
-            }
-        }
-        return found
     }
 
     /// Visits the nodes containing `point` in `policy`'s tree order, until `visit` returns true: later siblings

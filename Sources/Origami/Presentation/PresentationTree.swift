@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// An immutable, `Sendable` picture of a layer tree: the one model of its 3D contexts (DESIGN §8).
 ///
@@ -150,6 +151,8 @@ public struct PresentationTree: Sendable {
         /// holding it and the root.
         let faceAboveRoot: Layer?
         let solidAboveFace: TransformLayer?, rootSolid: TransformLayer?
+        /// The first-hit queries' compiled form: the address of a `HitPrograms` made on first use, or 0.
+        let hitProgramsAddress = Atomic<Int>(0)
 
         init(layers: [Layer], nodes: [Node], planes: [Plane], outlinePoints: [CGPoint], childList: [Int],
              childListByZ: [Int], members: ([Int], [Int]), hitMembers: ([Int], [Int]), faceAboveRoot: Layer?) {
@@ -170,6 +173,9 @@ public struct PresentationTree: Sendable {
                 buffer.deallocate()
             }
             planes.deallocate(); outlinePoints.deallocate()
+            if let programs = UnsafeMutablePointer<HitPrograms>(bitPattern: hitProgramsAddress.load(ordering: .acquiring)) {
+                HitPrograms.destroy(programs)
+            }
         }
 
         /// A copy of `array` in a buffer this storage owns (plain data: nothing to deinitialize).

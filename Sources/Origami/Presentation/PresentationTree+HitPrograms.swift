@@ -1,0 +1,318 @@
+import Foundation
+import Synchronization
+
+// The first-hit queries (`hitTest`, `hitNodes`, hit maps) without the general visitors' bookkeeping: a tree-order
+// query runs a flat list of steps compiled once per tree, and a frontmost query picks each context's nearest
+// candidate without sorting unless a candidate has a scene of its own. They answer exactly what the visitors of
+// `PresentationTree+HitTesting.swift` answer first (those still serve `hitTestAll`); `HitProgramTests` holds the
+// two together on every Model, at every policy.
+
+/// A tree-order walk (`visitInTreeOrder`) unrolled for one tree and one sibling order: every node that can
+/// receive a touch, in the order the walk enters it, with what the walk decides statically (hidden layers,
+/// layers that ignore touches, singular planes, transform layers) already decided.
+struct TreeHitProgram: Sendable {
+    struct Step {
+        enum Kind: UInt8 {
+            /// A layer with no receiving sublayers: map the point, answer if it is inside.
+            case leaf
+            /// A layer with receiving sublayers: map the point into `output` for them, or skip to `next` (past
+            /// its `finish`) when the point has no image in its plane or falls outside its mask.
+            case enter
+            /// After the sublayers: answer if the point in `output` is inside the layer.
+            case finish
+        }
+        var kind: Kind
+        let masksToBounds: Bool
+        let node: Int32
+        /// The slot holding the point in the owner's plane (0: the query's point).
+        let input: Int32
+        /// `enter`/`finish`: the slot holding the point in the layer's own plane.
+        let output: Int32
+        var next: Int32
+        /// Owner plane → layer plane (`Plane.fromOwner`, never nil here).
+        let map: Homography
+        /// `Plane.contains` on the layer's own plane, kept here so a step reads one record.
+        let minX: Double, minY: Double, maxX: Double, maxY: Double
+        let contentFlipped: Bool
+        /// A face with an outline: inside the bounds is not enough (`containsTouch`).
+        let hasOutline: Bool
+
+        init(kind: Kind, plane: PresentationTree.Plane, node: Int, input: Int32, output: Int32, map: Homography) {
+            self.kind = kind; masksToBounds = plane.masksToBounds
+            self.node = Int32(node); self.input = input; self.output = output; next = 0; self.map = map
+            minX = plane.minX; minY = plane.minY; maxX = plane.maxX; maxY = plane.maxY
+            contentFlipped = plane.contentFlipped; hasOutline = !plane.outline.isEmpty
+        }
+
+        func with(kind: Kind) -> Step {
+            var s = self
+            s.kind = kind
+            return s
+        }
+
+        @inline(__always) func contains(_ p: CGPoint) -> Bool {
+            let x = Double(p.x), y = Double(p.y)
+            guard x >= minX && x < maxX else { return false }
+            return contentFlipped ? y > minY && y <= maxY : y >= minY && y < maxY
+        }
+    }
+
+    let steps: [Step]
+    /// Slots a query needs: the point, and one per level of `enter`s.
+    let slotCount: Int
+
+    /// `order`: `childList` or `childListByZ`, whose ranges the walk pops from the back.
+    init(planes: UnsafeBufferPointer<PresentationTree.Plane>, order: UnsafeBufferPointer<Int>, policy: HitTestPolicy) {
+        enum Work { case node(Int, input: Int32, depth: Int32), close(enter: Int, output: Int32) }
+        var steps: [Step] = []
+        var slots: Int32 = 1
+        var work: [Work] = planes.isEmpty ? [] : [.node(0, input: 0, depth: 0)]
+        while let item = work.popLast() {
+            switch item {
+            case let .node(i, input, depth):
+                let plane = planes[i]
+                guard plane.receivesHits(policy) else { continue }
+                // The walk visits a layer's sublayers from the back of its range: pushed from the front here,
+                // they pop in that order.
+                let children = order[plane.childStart ..< plane.childStart + plane.childCount]
+                if plane.isTransformLayer {
+                    for c in children { work.append(.node(c, input: input, depth: depth)) }
+                    continue
+                }
+                guard let map = plane.fromOwner else { continue }
+                let output = depth + 1
+                slots = max(slots, output + 1)
+                work.append(.close(enter: steps.count, output: output))
+                steps.append(Step(kind: .enter, plane: plane, node: i, input: input, output: output, map: map))
+                for c in children { work.append(.node(c, input: output, depth: output)) }
+            case let .close(enter, output):
+                if steps.count == enter + 1 {
+                    steps[enter].kind = .leaf
+                } else {
+                    steps.append(steps[enter].with(kind: .finish))
+                    steps[enter].next = Int32(steps.count)
+                }
+            }
+        }
+        self.steps = steps
+        slotCount = Int(slots)
+    }
+}
+
+/// Both tree orders' programs, made on a tree's first first-hit query (a tree frozen only to be drawn never
+/// makes them). Plain data behind a pointer the tree's storage owns (`Storage.hitProgramsAddress`), as the tree's
+/// tables are, so a query reads them without reference counting or generic lookups.
+struct HitPrograms {
+    let treeOrder: UnsafeBufferPointer<TreeHitProgram.Step>
+    let coreAnimation: UnsafeBufferPointer<TreeHitProgram.Step>
+    /// Slots a tree-order query needs (either order).
+    let slotCount: Int
+    /// The most members any context has: the frontmost query's candidate buffer.
+    let maxMembers: Int
+
+    static func make(_ storage: PresentationTree.Storage) -> UnsafeMutablePointer<HitPrograms> {
+        let tree = TreeHitProgram(planes: storage.planes, order: storage.childList, policy: .treeOrder)
+        let ca = TreeHitProgram(planes: storage.planes, order: storage.childListByZ, policy: .coreAnimation)
+        let starts = storage.hitMemberStart
+        let programs = UnsafeMutablePointer<HitPrograms>.allocate(capacity: 1)
+        programs.initialize(to: HitPrograms(
+            treeOrder: frozen(tree.steps), coreAnimation: frozen(ca.steps), slotCount: max(tree.slotCount, ca.slotCount),
+            maxMembers: starts.count < 2 ? 0 : (1..<starts.count).map { starts[$0] - starts[$0 - 1] }.max() ?? 0))
+        return programs
+    }
+
+    static func destroy(_ programs: UnsafeMutablePointer<HitPrograms>) {
+        programs.pointee.treeOrder.deallocate()
+        programs.pointee.coreAnimation.deallocate()
+        programs.deallocate()
+    }
+
+    private static func frozen(_ steps: [TreeHitProgram.Step]) -> UnsafeBufferPointer<TreeHitProgram.Step> {
+        let buffer = UnsafeMutableBufferPointer<TreeHitProgram.Step>.allocate(capacity: steps.count)
+        _ = buffer.initialize(fromContentsOf: steps)
+        return UnsafeBufferPointer(buffer)
+    }
+}
+
+/// Working memory of first-hit queries: on the stack for a tree of ordinary size (the heap for a huge one), made
+/// once per query or once per batch.
+struct HitBuffers {
+    enum Step { case collect(owner: Int, CGPoint), emit(node: Int, CGPoint) }
+    struct Candidate {
+        let node: Int, order: Int
+        let local: CGPoint
+        let depth: Double, z: Double
+        let touched: Bool, hasScene: Bool
+    }
+    /// The tree's programs (owned by the tree, which outlives the buffers).
+    let treeOrder: UnsafeBufferPointer<TreeHitProgram.Step>, coreAnimation: UnsafeBufferPointer<TreeHitProgram.Step>
+    let slots: UnsafeMutableBufferPointer<CGPoint>
+    let candidates: UnsafeMutableBufferPointer<Candidate>
+    /// The frontmost query's pending steps: each context pushes at most two per member.
+    let steps: UnsafeMutableBufferPointer<Step>
+}
+
+extension PresentationTree {
+    /// The tree's programs, made by the first query to need them (racing makers: one wins, the others' copies
+    /// are destroyed).
+    var hitPrograms: HitPrograms {
+        let address = storage.hitProgramsAddress.load(ordering: .acquiring)
+        if let made = UnsafePointer<HitPrograms>(bitPattern: address) { return made.pointee }
+        let mine = HitPrograms.make(storage)
+        let (won, theirs) = storage.hitProgramsAddress.compareExchange(expected: 0, desired: Int(bitPattern: mine),
+                                                                       ordering: .acquiringAndReleasing)
+        if won { return mine.pointee }
+        HitPrograms.destroy(mine)
+        return UnsafePointer<HitPrograms>(bitPattern: theirs)!.pointee
+    }
+
+    /// Buffers for a batch of queries (`hitNodes`), made once.
+    func withHitBuffers<R>(_ body: (HitBuffers) -> R) -> R {
+        let programs = hitPrograms
+        return withUnsafeTemporaryAllocation(of: CGPoint.self, capacity: programs.slotCount) { s in
+            withUnsafeTemporaryAllocation(of: HitBuffers.Candidate.self, capacity: max(1, programs.maxMembers)) { c in
+                withUnsafeTemporaryAllocation(of: HitBuffers.Step.self, capacity: 2 * count + 1) { st in
+                    body(HitBuffers(treeOrder: programs.treeOrder, coreAnimation: programs.coreAnimation,
+                                    slots: s, candidates: c, steps: st))
+                }
+            }
+        }
+    }
+
+    /// The node `policy` picks at `point` (−1: none) and, in `local`, the point in its content space.
+    func firstHit(_ point: CGPoint, policy: HitTestPolicy, buffers: HitBuffers, local: inout CGPoint) -> Int {
+        guard point.x.isFinite, point.y.isFinite else { return -1 }
+        switch policy {
+        case .treeOrder: return run(buffers.treeOrder, point, buffers.slots.baseAddress!, &local)
+        case .coreAnimation: return run(buffers.coreAnimation, point, buffers.slots.baseAddress!, &local)
+        case .frontmost: return frontmostHit(point, buffers, &local)
+        }
+    }
+
+    /// One query: small trees (nearly all) keep their working memory in fixed-size locals.
+    func firstHit(_ point: CGPoint, policy: HitTestPolicy, local: inout CGPoint) -> Int {
+        guard point.x.isFinite, point.y.isFinite else { return -1 }
+        let programs = hitPrograms
+        if policy != .frontmost && programs.slotCount <= 8 {
+            let steps = policy == .treeOrder ? programs.treeOrder : programs.coreAnimation
+            return withUnsafeTemporaryAllocation(of: CGPoint.self, capacity: 8) { slots in
+                run(steps, point, slots.baseAddress!, &local)
+            }
+        }
+        if programs.slotCount <= 8 && programs.maxMembers <= 16 && 2 * count + 1 <= 64 {
+            return withUnsafeTemporaryAllocation(of: CGPoint.self, capacity: 8) { s in
+                withUnsafeTemporaryAllocation(of: HitBuffers.Candidate.self, capacity: 16) { c in
+                    withUnsafeTemporaryAllocation(of: HitBuffers.Step.self, capacity: 64) { st in
+                        firstHit(point, policy: policy, buffers: HitBuffers(
+                            treeOrder: programs.treeOrder, coreAnimation: programs.coreAnimation,
+                            slots: s, candidates: c, steps: st), local: &local)
+                    }
+                }
+            }
+        }
+        return withHitBuffers { firstHit(point, policy: policy, buffers: $0, local: &local) }
+    }
+
+    private func run(_ steps: UnsafeBufferPointer<TreeHitProgram.Step>, _ point: CGPoint,
+                     _ slots: UnsafeMutablePointer<CGPoint>, _ found: inout CGPoint) -> Int {
+        slots[0] = point
+        guard let first = steps.baseAddress else { return -1 }
+        var pc = 0
+        while pc < steps.count {
+            // Through the pointer: a step is read field by field, never copied whole.
+            let s = first + pc
+            switch s.pointee.kind {
+            case .leaf:
+                if let local = s.pointee.map.apply(slots[Int(s.pointee.input)]), s.pointee.contains(local),
+                   !s.pointee.hasOutline || containsTouch(Int(s.pointee.node), local) {
+                    found = local
+                    return Int(s.pointee.node)
+                }
+                pc += 1
+            case .enter:
+                guard let local = s.pointee.map.apply(slots[Int(s.pointee.input)]),
+                      !s.pointee.masksToBounds || s.pointee.contains(local) else {
+                    pc = Int(s.pointee.next)
+                    continue
+                }
+                slots[Int(s.pointee.output)] = local
+                pc += 1
+            case .finish:
+                let local = slots[Int(s.pointee.output)]
+                if s.pointee.contains(local), !s.pointee.hasOutline || containsTouch(Int(s.pointee.node), local) {
+                    found = local
+                    return Int(s.pointee.node)
+                }
+                pc += 1
+            }
+        }
+        return -1
+    }
+
+    /// `visitInDepthOrder`'s first visit that is not culled. Culled members, and everything drawn into them,
+    /// can never be that visit, so they are left out of the candidates; a context whose candidates have no scenes
+    /// of their own answers with its nearest candidate, found in one pass.
+    private func frontmostHit(_ point: CGPoint, _ buffers: HitBuffers, _ found: inout CGPoint) -> Int {
+        let planes = storage.planes, memberList = storage.hitMemberList, memberStart = storage.hitMemberStart
+        let candidates = buffers.candidates, steps = buffers.steps
+        var top = 0
+        var next: (owner: Int, p: CGPoint)? = (-1, point)
+        // `a` before `b` in the visit: nearer, then higher zPosition, then later in the tree.
+        func before(_ a: HitBuffers.Candidate, _ b: HitBuffers.Candidate) -> Bool {
+            let tolerance = 1e-9 * max(1, abs(a.depth), abs(b.depth))
+            if abs(a.depth - b.depth) > tolerance { return a.depth > b.depth }
+            if a.z != b.z { return a.z > b.z }
+            return a.order > b.order
+        }
+        while true {
+            if let (owner, p) = next {
+                next = nil
+                var n = 0, scenes = 0
+                for (order, m) in memberList[memberStart[owner + 1] ..< memberStart[owner + 2]].enumerated() {
+                    // Through the pointer: a plane is read field by field, never copied whole.
+                    let plane = planes.baseAddress! + m
+                    guard let local = plane.pointee.fromOwner?.apply(p) else { continue }
+                    if plane.pointee.masksToBounds && !plane.pointee.contains(local) { continue }
+                    if !plane.pointee.isDoubleSided && plane.pointee.determinant < 0 { continue }
+                    let hasScene = memberStart[m + 1] < memberStart[m + 2]
+                    let touched = plane.pointee.contains(local)
+                        && (plane.pointee.outline.isEmpty || containsTouch(m, local))
+                    guard touched || hasScene,
+                          let q = plane.pointee.toOwner.apply(Vector3(Double(local.x), Double(local.y), 0)) else { continue }
+                    candidates[n] = HitBuffers.Candidate(node: m, order: order, local: local, depth: q.z,
+                                                         z: plane.pointee.zPosition, touched: touched, hasScene: hasScene)
+                    n += 1
+                    if hasScene { scenes += 1 }
+                }
+                if n > 0 && scenes == 0 {
+                    var best = candidates[0]
+                    for k in 1..<n where before(candidates[k], best) { best = candidates[k] }
+                    found = best.local
+                    return best.node
+                }
+                if n == 1 {
+                    // One candidate, with a scene: its scene first, then itself.
+                    let c = candidates[0]
+                    if c.touched { steps[top] = .emit(node: c.node, c.local); top += 1 }
+                    next = (c.node, c.local)
+                    continue
+                }
+                if n > 1 {
+                    candidates[0..<n].sort(by: before)
+                    for c in candidates[0..<n].reversed() {
+                        if c.touched { steps[top] = .emit(node: c.node, c.local); top += 1 }
+                        if c.hasScene { steps[top] = .collect(owner: c.node, c.local); top += 1 }
+                    }
+                }
+            }
+            guard top > 0 else { return -1 }
+            top -= 1
+            switch steps[top] {
+            case let .emit(node, local):
+                found = local
+                return node
+            case let .collect(owner, p): next = (owner, p)
+            }
+        }
+    }
+}

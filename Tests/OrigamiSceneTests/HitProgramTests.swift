@@ -1,0 +1,129 @@
+import Foundation
+@testable import Origami
+import OrigamiScene
+import Testing
+import TestSupport
+
+/// The first-hit queries (`firstHit`: a compiled tree-order program, a frontmost pass that sorts only when a
+/// candidate has a scene of its own) must answer what the general visitors answer first — the visitors are the
+/// plain statement of DESIGN §5's policies, and `hitTestAll` still reads them. Held together on every Model and on
+/// random trees built to reach every branch: masks, hidden and untouchable layers, zero opacity, transform layers,
+/// perspective, planes seen from behind or edge-on, outlines, zPositions.
+@Suite("First-hit queries agree with the policy visitors")
+struct HitProgramTests {
+    /// The visitors' first answer: the first tree-order visit, or the first depth-order visit that is not culled.
+    static func reference(_ tree: PresentationTree, _ p: CGPoint, _ policy: HitTestPolicy) -> (node: Int, local: CGPoint)? {
+        guard p.x.isFinite, p.y.isFinite else { return nil }
+        var found: (node: Int, local: CGPoint)?
+        switch policy {
+        case .treeOrder, .coreAnimation:
+            tree.visitInTreeOrder(point: p, policy: policy) { node, local in
+                found = (node, local)
+                return true
+            }
+        case .frontmost:
+            tree.visitInDepthOrder(point: p) { node, local, culled in
+                if !culled { found = (node, local) }
+                return !culled
+            }
+        }
+        return found
+    }
+
+    static func compare(_ tree: PresentationTree, points: [CGPoint], _ label: String) -> Int {
+        var hits = 0
+        for policy in [HitTestPolicy.treeOrder, .coreAnimation, .frontmost] {
+            let batch = tree.hitNodes(points, policy: policy)
+            for (k, p) in points.enumerated() {
+                let expected = reference(tree, p, policy)
+                var local = CGPoint(x: -1e9, y: -1e9)
+                let node = tree.firstHit(p, policy: policy, local: &local)
+                #expect(node == expected?.node ?? -1 && (node < 0 || local == expected?.local),
+                        "\(label) at \(p), \(policy): \(node) at \(local) ≠ \(String(describing: expected))")
+                #expect(Int(batch[k]) == expected?.node ?? -1, "\(label) at \(p), \(policy) (batch)")
+                if expected != nil { hits += 1 }
+            }
+        }
+        return hits
+    }
+
+    static let models = ModelGalleryTests.models
+
+    @Test(arguments: models)
+    func model(_ name: String) throws {
+        let scene = try Scene.load(contentsOf: OrigamiCommand.packageRoot.appendingPathComponent("Models/\(name)"))
+        let size = scene.canvas.size
+        // A 41 × 41 grid over the canvas and a margin, and points on the grid's lines (edges meet there).
+        let w = Double(size.width) + 20, h = Double(size.height) + 20
+        var points: [CGPoint] = []
+        for j in 0...40 {
+            for i in 0...40 { points.append(CGPoint(x: -10 + w * Double(i) / 40, y: -10 + h * Double(j) / 40)) }
+        }
+        let tree = PresentationTree(scene.root)
+        let hits = Self.compare(tree, points: points, name)
+        #expect(hits > 0, "\(name): no point hit anything, so nothing was compared")
+        if scene.root.animationEndTime() != nil {
+            _ = Self.compare(PresentationTree(scene.root, time: 0.7), points: points, "\(name) at 0.7 s")
+        }
+    }
+
+    /// A random tree of `count` layers under a 200 × 200 root: a quarter transform layers, some perspective.
+    static func randomTree(seed: UInt64, count: Int) throws -> Layer {
+        var rng = SplitMix(seed)
+        let root = Layer(name: "root", frame: CGRect(x: 0, y: 0, width: 200, height: 200))
+        var layers: [Layer] = [root]
+        for k in 1..<count {
+            let parent = layers[Int(rng.next(0, Double(layers.count) - 0.001))]
+            let layer: Layer
+            if rng.next(0, 1) < 0.25 {
+                layer = TransformLayer()
+            } else if rng.next(0, 1) < 0.2 {
+                let face = Face(kind: .polygon(k), index: k)
+                face.polygon = [CGPoint(x: 0, y: 0), CGPoint(x: rng.next(20, 80), y: rng.next(0, 30)), CGPoint(x: rng.next(0, 40), y: rng.next(30, 80))]
+                layer = face
+            } else {
+                layer = Layer()
+            }
+            layer.name = "n\(k)"
+            layer.bounds = CGRect(x: rng.next(-10, 10), y: rng.next(-10, 10), width: rng.next(0, 120), height: rng.next(5, 120))
+            layer.position = CGPoint(x: rng.next(0, 200), y: rng.next(0, 200))
+            layer.zPosition = rng.next(0, 1) < 0.3 ? rng.next(-40, 40).rounded() : 0
+            var t = Transform3D.identity
+            if rng.next(0, 1) < 0.6 { t = t.rotated(by: rng.next(-3.2, 3.2), x: rng.next(-1, 1), y: rng.next(-1, 1), z: rng.next(-1, 1)) }
+            if rng.next(0, 1) < 0.3 { t = t.translated(x: 0, y: 0, z: rng.next(-60, 60)) }
+            if rng.next(0, 1) < 0.05 { t = Transform3D(rotationAngle: .pi / 2, x: 0, y: 1, z: 0) }   // edge-on
+            layer.transform = t
+            if rng.next(0, 1) < 0.3 { layer.sublayerTransform.m34 = -1 / rng.next(150, 600) }
+            layer.masksToBounds = rng.next(0, 1) < 0.2
+            layer.isDoubleSided = rng.next(0, 1) < 0.6
+            layer.isHidden = rng.next(0, 1) < 0.05
+            layer.allowsHitTesting = rng.next(0, 1) > 0.05
+            layer.opacity = rng.next(0, 1) < 0.05 ? 0 : 1
+            try parent.addSublayer(layer)
+            layers.append(layer)
+        }
+        return root
+    }
+
+    @Test(arguments: 0..<24)
+    func randomTrees(_ seed: Int) throws {
+        let root = try Self.randomTree(seed: UInt64(seed) &* 7919 &+ 3, count: 5 + seed * 3)
+        var rng = SplitMix(UInt64(seed) &+ 1000)
+        let points = (0..<400).map { _ in CGPoint(x: rng.next(-20, 220), y: rng.next(-20, 220)) }
+        // Placed in its superlayer (none: the root's own space) and rendered in its own space.
+        for placement in [PresentationTree.RootPlacement.superlayer, .renderedInOwnSpace] {
+            _ = Self.compare(PresentationTree(root, placement: placement), points: points, "seed \(seed) \(placement)")
+        }
+    }
+
+    @Test("non-finite points reach nothing")
+    func nonFinite() throws {
+        let tree = PresentationTree(try Self.randomTree(seed: 5, count: 20))
+        for p in [CGPoint(x: Double.nan, y: 1), CGPoint(x: 1, y: Double.infinity)] {
+            for policy in [HitTestPolicy.treeOrder, .coreAnimation, .frontmost] {
+                var local = CGPoint.zero
+                #expect(tree.firstHit(p, policy: policy, local: &local) == -1)
+            }
+        }
+    }
+}
