@@ -71,9 +71,9 @@ public struct PresentationTree: Sendable {
         public let masksToBounds: Bool
         /// `Layer.isDoubleSided`.
         public let isDoubleSided: Bool
-        /// `Layer.isHidden` (the layer alone; hidden ancestors are accounted for in the context's members).
+        /// `Layer.isHidden`, of this layer alone.
         public let isHidden: Bool
-        /// `Layer.allowsHitTesting` (the layer alone).
+        /// `Layer.allowsHitTesting`, of this layer alone.
         public let allowsHitTesting: Bool
         /// `Layer.lighting`: shades the members of this layer's context when rendered.
         public let lighting: (any FaceShader)?
