@@ -63,15 +63,16 @@ test: bootstrap bootstrap-browser
 
 # DocC documentation of the libraries' public API (swift-docc-plugin), with DocC's warnings as errors (a broken
 # symbol link, a documented parameter that does not exist), into .build/docs/<Target>.doccarchive. Then every
-# public symbol of Origami must have a doc comment: Scripts/check-doc-coverage.py lists the ones without, file:line,
-# from the symbol graph the plugin has just extracted.
+# public symbol of Origami and OrigamiTesting must have a doc comment: Scripts/check-doc-coverage.py lists the ones
+# without, file:line, from the symbol graphs the plugin has just extracted.
 DOC_TARGETS := Origami OrigamiRender OrigamiScene OrigamiTesting
+DOC_COVERAGE_TARGETS := Origami OrigamiTesting
 DOCS_OUTPUT := .build/docs
 docs: bootstrap
 	$(SWIFT) package --allow-writing-to-directory $(DOCS_OUTPUT) generate-documentation \
 	  $(foreach t,$(DOC_TARGETS),--target $(t)) --warnings-as-errors --transform-for-static-hosting \
 	  --output-path $(DOCS_OUTPUT)
-	python3 Scripts/check-doc-coverage.py Origami
+	@for t in $(DOC_COVERAGE_TARGETS); do python3 Scripts/check-doc-coverage.py $$t || exit 1; done
 
 # `origami serve` in a real browser (needs the debug build `make test` makes); skipped without chromium/Playwright.
 browser-test:
