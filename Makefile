@@ -11,7 +11,7 @@ APT_PACKAGES := libcairo2-dev libgif-dev pkg-config fonts-dejavu-core
 # tool is missing is skipped, saying why.
 BROWSER_APT_PACKAGES := chromium gifsicle parallel
 
-.PHONY: bootstrap bootstrap-browser build demo test browser-test bench check clean
+.PHONY: bootstrap bootstrap-browser build demo test browser-test docs bench check clean
 
 # Installs the C libraries through apt when pkg-config cannot find them, or giflib's header (it has no .pc file),
 # is missing (sudo only when not root).
@@ -58,7 +58,21 @@ demo: build
 test: bootstrap bootstrap-browser
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) docs
 	$(MAKE) browser-test
+
+# DocC documentation of the libraries' public API (swift-docc-plugin), with DocC's warnings as errors (a broken
+# symbol link, a documented parameter that does not exist), into .build/docs/<Target>.doccarchive. Then every
+# public symbol of Origami and OrigamiTesting must have a doc comment: Scripts/check-doc-coverage.py lists the ones
+# without, file:line, from the symbol graphs the plugin has just extracted.
+DOC_TARGETS := Origami OrigamiRender OrigamiScene OrigamiTesting
+DOC_COVERAGE_TARGETS := Origami OrigamiTesting
+DOCS_OUTPUT := .build/docs
+docs: bootstrap
+	$(SWIFT) package --allow-writing-to-directory $(DOCS_OUTPUT) generate-documentation \
+	  $(foreach t,$(DOC_TARGETS),--target $(t)) --warnings-as-errors --transform-for-static-hosting \
+	  --output-path $(DOCS_OUTPUT)
+	@for t in $(DOC_COVERAGE_TARGETS); do python3 Scripts/check-doc-coverage.py $$t || exit 1; done
 
 # `origami serve` in a real browser (needs the debug build `make test` makes); skipped without chromium/Playwright.
 browser-test:

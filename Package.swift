@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0", traits: ["FullFoundation"]),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        // `make docs`: `swift package generate-documentation` (DocC) for the public API; no code of it is linked.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Headers only: cairo, cairo-svg, cairo-pdf, pixman and libpng, for OrigamiRender's use.

@@ -2,8 +2,10 @@ import Foundation
 
 /// An sRGB colour with straight (not premultiplied) alpha, components in 0…1.
 public struct Color: Hashable, Sendable {
+    /// The red, green, blue and alpha components, 0…1 for a drawable colour (not clamped when set: see `clamped`).
     public var red: Double, green: Double, blue: Double, alpha: Double
 
+    /// A colour from its components, 0…1; alpha defaults to 1 (opaque). Corresponds to `UIColor(red:green:blue:alpha:)`.
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
         self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
     }
@@ -11,17 +13,29 @@ public struct Color: Hashable, Sendable {
     /// A grey. Corresponds to `UIColor(white:alpha:)`.
     public init(white: Double, alpha: Double = 1) { self.init(red: white, green: white, blue: white, alpha: alpha) }
 
+    /// Transparent black (alpha 0). Scene files: `clear`.
     public static let clear = Color(white: 0, alpha: 0)
+    /// (0, 0, 0). Scene files: `black`.
     public static let black = Color(white: 0)
+    /// (1, 1, 1). Scene files: `white`.
     public static let white = Color(white: 1)
+    /// (0.5, 0.5, 0.5). Scene files: `gray` or `grey`.
     public static let gray = Color(white: 0.5)
+    /// (1, 0, 0). Scene files: `red`.
     public static let red = Color(red: 1, green: 0, blue: 0)
+    /// (0, 1, 0). Scene files: `green`.
     public static let green = Color(red: 0, green: 1, blue: 0)
+    /// (0, 0, 1). Scene files: `blue`.
     public static let blue = Color(red: 0, green: 0, blue: 1)
+    /// (1, 1, 0). Scene files: `yellow`.
     public static let yellow = Color(red: 1, green: 1, blue: 0)
+    /// (0, 1, 1). Scene files: `cyan`.
     public static let cyan = Color(red: 0, green: 1, blue: 1)
+    /// (1, 0, 1). Scene files: `magenta`.
     public static let magenta = Color(red: 1, green: 0, blue: 1)
+    /// (1, 0.5, 0). Scene files: `orange`.
     public static let orange = Color(red: 1, green: 0.5, blue: 0)
+    /// (0.5, 0, 0.5). Scene files: `purple`.
     public static let purple = Color(red: 0.5, green: 0, blue: 0.5)
 
     /// Named colours by their lowercase names, for scene files and the command line.
@@ -45,6 +59,7 @@ public struct Color: Hashable, Sendable {
             blue: Double((n >> 8) & 0xFF) / 255, alpha: Double(n & 0xFF) / 255)
     }
 
+    /// Every component is finite (no NaN or infinity): a colour that can be drawn after `clamped`.
     public var isFinite: Bool { red.isFinite && green.isFinite && blue.isFinite && alpha.isFinite }
 
     /// The same colour with every component clamped to 0…1.

@@ -5,9 +5,13 @@ import OrigamiScene
 /// One expectation about hit order that does not hold: at `point`, under `policy`, `expected` was named and
 /// `actual` is what a touch reaches (`nil`: nothing).
 public struct HitOrderMismatch: Sendable, Equatable, CustomStringConvertible {
+    /// The touch, in the space the check was given it in (the root's superlayer's; a scene's canvas).
     public let point: CGPoint
+    /// The policy the expectation is about.
     public let policy: HitTestPolicy
+    /// The layer name expected (`nil`: nothing is reached).
     public let expected: String?
+    /// The name of the layer the touch reaches (`nil`: nothing).
     public let actual: String?
 
     public var description: String {

@@ -10,8 +10,10 @@ public struct ImageTolerance: Sendable {
     /// The share of pixels (0…1) allowed to differ by more.
     public var share: Double
 
+    /// A tolerance; by default 12 levels a channel for at most 1 pixel in 500.
     public init(channel: Int = 12, share: Double = 1.0 / 500) { self.channel = channel; self.share = share }
 
+    /// 12 levels a channel, 1 pixel in 500 allowed to differ by more.
     public static let `default` = ImageTolerance()
 }
 

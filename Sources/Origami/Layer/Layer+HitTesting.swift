@@ -32,6 +32,7 @@ public struct HitTestResult {
 
 /// One layer under a point, with its place in both orders.
 public struct HitCandidate {
+    /// The layer, the point in its own bounds space and its depth, as a single answer would give them.
     public let result: HitTestResult
     /// 0 for the layer `.treeOrder` returns, 1 for the one it would return if that one did not exist, …
     public let treeRank: Int
@@ -40,6 +41,7 @@ public struct HitCandidate {
     /// Back-facing with `isDoubleSided == false` (or on such a plane): not drawn, still touchable in tree order.
     public let isCulled: Bool
 
+    /// The layer under the point (`result.layer`).
     public var layer: Layer { result.layer }
 }
 

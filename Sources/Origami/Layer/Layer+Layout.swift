@@ -8,16 +8,26 @@ public struct AutoresizingMask: OptionSet, Hashable, Sendable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
 
+    /// The margin between the superlayer's minimum x edge and the frame's (the left margin) is flexible.
+    /// Corresponds to `kCALayerMinXMargin`.
     public static let minXMargin = AutoresizingMask(rawValue: 1 << 0)
+    /// The frame's width is flexible. Corresponds to `kCALayerWidthSizable`.
     public static let widthSizable = AutoresizingMask(rawValue: 1 << 1)
+    /// The margin between the frame's maximum x edge and the superlayer's (the right margin) is flexible.
+    /// Corresponds to `kCALayerMaxXMargin`.
     public static let maxXMargin = AutoresizingMask(rawValue: 1 << 2)
+    /// The margin at the minimum y edge (the top: y grows downward) is flexible. Corresponds to `kCALayerMinYMargin`.
     public static let minYMargin = AutoresizingMask(rawValue: 1 << 3)
+    /// The frame's height is flexible. Corresponds to `kCALayerHeightSizable`.
     public static let heightSizable = AutoresizingMask(rawValue: 1 << 4)
+    /// The margin at the maximum y edge (the bottom) is flexible. Corresponds to `kCALayerMaxYMargin`.
     public static let maxYMargin = AutoresizingMask(rawValue: 1 << 5)
 }
 
 /// A part of a layer's frame a constraint sets or reads. Corresponds to `CAConstraintAttribute`.
 public enum ConstraintAttribute: String, Hashable, Sendable, CaseIterable {
+    /// The frame's left, centre and right x, its width, its top, centre and bottom y and its height, in the
+    /// superlayer's bounds space (y down: `minY` is the top). Correspond to `kCAConstraintMinX` … `kCAConstraintHeight`.
     case minX, midX, maxX, width, minY, midY, maxY, height
 
     var isHorizontal: Bool { [.minX, .midX, .maxX, .width].contains(self) }
@@ -26,12 +36,19 @@ public enum ConstraintAttribute: String, Hashable, Sendable, CaseIterable {
 /// `attribute = source.sourceAttribute · scale + offset`, the source being the superlayer (`"superlayer"`) or
 /// a sibling by name. Corresponds to `CAConstraint`.
 public struct Constraint: Hashable, Sendable {
+    /// The part of this layer's frame the constraint sets.
     public var attribute: ConstraintAttribute
+    /// `"superlayer"`, or the `name` of a sibling layer, whose frame the constraint reads.
     public var sourceName: String
+    /// The part of the source's frame (the superlayer's: its bounds) read.
     public var sourceAttribute: ConstraintAttribute
+    /// Multiplies the source's value; default 1.
     public var scale: Double
+    /// Added after scaling, in points; default 0.
     public var offset: Double
 
+    /// `attribute = source.sourceAttribute · scale + offset`. Corresponds to
+    /// `+[CAConstraint constraintWithAttribute:relativeTo:attribute:scale:offset:]`.
     public init(attribute: ConstraintAttribute, relativeTo sourceName: String, attribute sourceAttribute: ConstraintAttribute,
                 scale: Double = 1, offset: Double = 0) {
         self.attribute = attribute; self.sourceName = sourceName; self.sourceAttribute = sourceAttribute
@@ -56,6 +73,8 @@ public enum LayoutError: Error, Equatable, CustomStringConvertible {
 
 /// Lays out a layer's sublayers. Corresponds to `CALayoutManager`.
 public protocol LayoutManager: Sendable {
+    /// Positions the sublayers of `layer`; throws when they cannot be laid out (a cycle, an unknown source).
+    /// Corresponds to `-[CALayoutManager layoutSublayersOfLayer:]`.
     func layoutSublayers(of layer: Layer) throws(LayoutError)
 }
 
@@ -105,8 +124,11 @@ extension Layer {
 /// (`"superlayer"` reads its bounds). Siblings are laid out after the siblings they refer to; a cycle is an
 /// error and leaves the layers in the cycle unchanged.
 public struct ConstraintLayoutManager: LayoutManager {
+    /// A constraint layout manager. Corresponds to `+[CAConstraintLayoutManager layoutManager]`.
     public init() {}
 
+    /// Applies every sublayer's `constraints`, sources first; a cycle or an unknown source throws and leaves
+    /// the layers involved unchanged.
     public func layoutSublayers(of layer: Layer) throws(LayoutError) {
         let byName = Dictionary(layer.sublayers.compactMap { l in l.name.map { ($0, l) } }, uniquingKeysWith: { a, _ in a })
         // Depth-first topological order over sibling references, with an explicit stack: a chain of a hundred

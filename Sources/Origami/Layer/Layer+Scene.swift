@@ -1,6 +1,7 @@
 /// One plane of an ordinary layer's sublayer scene: a layer that flattens its own drawing, placed in the
 /// scene's 3D space.
 public struct SceneMember {
+    /// The member layer (an ordinary layer, never a `TransformLayer`).
     public let layer: Layer
     /// From the member's bounds space into the scene owner's bounds space, chained through transform layers
     /// without flattening.

@@ -15,6 +15,8 @@ open class Layer {
     /// Position, bounds, anchor, transforms: see `LayerGeometry` for the matrices they define.
     @exclusivity(unchecked) public internal(set) final var geometry = LayerGeometry()
 
+    /// An identifier for finding the layer (scene files, hit answers, constraints); `nil` by default. Corresponds to
+    /// `CALayer.name`.
     @exclusivity(unchecked) public var name: String?
 
     /// The layer's own coordinate space. Changing the size keeps `position`: the frame grows about the anchor.
@@ -40,6 +42,8 @@ open class Layer {
         get { geometry.anchorPoint }
         set { geometry.anchorPoint = newValue }
     }
+    /// The anchor's z coordinate, in points: transforms turn about (anchor, anchorPointZ). Default 0.
+    /// Corresponds to `CALayer.anchorPointZ`.
     public var anchorPointZ: Double {
         get { geometry.anchorPointZ }
         set { geometry.anchorPointZ = newValue }
@@ -91,18 +95,27 @@ open class Layer {
         set { geometry.transform = Transform3D(newValue) }
     }
 
+    /// Clips the layer's content and sublayers to its bounds (rounded by `cornerRadius`), and stops hit testing
+    /// outside them. Default false. Corresponds to `CALayer.masksToBounds`.
     @exclusivity(unchecked) public var masksToBounds = false
     /// When false, the layer is not drawn where its projected winding faces away from the viewer.
     /// It still receives hits (tree order). Corresponds to `CALayer.isDoubleSided`.
     @exclusivity(unchecked) public var isDoubleSided = true
+    /// A hidden layer and its sublayers are neither drawn nor hit. Default false. Corresponds to `CALayer.isHidden`.
     @exclusivity(unchecked) public var isHidden = false
     /// Group opacity for an ordinary layer, multiplied into each sublayer for a `TransformLayer`. 0…1.
     @exclusivity(unchecked) public var opacity: Double = 1
+    /// Fills the bounds (rounded by `cornerRadius`) under the contents; `nil` (the default) fills nothing.
     @exclusivity(unchecked) public var backgroundColor: Color?
+    /// The border's width in points, drawn inside the bounds over the sublayers; default 0 (none).
     @exclusivity(unchecked) public var borderWidth: Double = 0
+    /// The border's colour; default opaque black, as Core Animation's.
     @exclusivity(unchecked) public var borderColor: Color = .black
+    /// The radius of the rounded corners of the background, border and `masksToBounds` clip, in points; default 0.
     @exclusivity(unchecked) public var cornerRadius: Double = 0
+    /// An image drawn in the bounds, placed by `contentsGravity`; `nil` by default. Corresponds to `CALayer.contents`.
     @exclusivity(unchecked) public var contents: Bitmap?
+    /// How `contents` is placed in the bounds; default `.resize` (fill, distorting).
     @exclusivity(unchecked) public var contentsGravity: ContentsGravity = .resize
     /// Pixels per point of `contents` (and the scale text is laid out for). Default 1.
     @exclusivity(unchecked) public var contentsScale: Double = 1
@@ -121,6 +134,7 @@ open class Layer {
     public var repeatCount: Double = 0
     public var repeatDuration: Double = 0
     public var autoreverses = false
+    /// What the layer's timing does outside its active time; default `.removed`. See `MediaTiming`.
     public var fillMode: FillMode = .removed
     @exclusivity(unchecked) var animationEntries: [AnimationEntry] = []
 
@@ -129,6 +143,8 @@ open class Layer {
     /// (conversion was 60 % reference counting). A superlayer clears it when it lets a sublayer go, in
     /// `removeFromSuperlayer`, `replaceSublayer`, `setSublayers` and `deinit`, so it never dangles.
     public internal(set) final unowned var superlayer: Layer?
+    /// The layers drawn in this layer's plane, back to front in tree order (later on top, before depth sorting);
+    /// change it with `addSublayer(_:)` and its siblings.
     @exclusivity(unchecked) public internal(set) var sublayers: [Layer] = []
 
     /// How the layer follows its superlayer's size changes (OS X rules). Default: fixed size and margins
@@ -150,6 +166,7 @@ open class Layer {
 
     /// Called by `layoutIfNeeded()` when the layer needs layout; the default calls `layoutSublayers()`.
     public var layoutHandler: ((Layer) -> Void)?
+    /// `setNeedsLayout()` was called and `layoutIfNeeded()` has not run since. Corresponds to `-[CALayer needsLayout]`.
     public internal(set) var needsLayout = false
     /// This layer or one below it needs layout (see `setNeedsLayout()`). Atomic because presentations of one tree
     /// may be built on several threads at once (hit testing's contract), each reading it at the top of the tree
@@ -163,6 +180,7 @@ open class Layer {
     /// Recursive: a layout handler may read the tree it is laying out.
     static let layoutLock = NSRecursiveLock()
 
+    /// A layer with Core Animation's defaults: empty bounds at (0, 0), anchor at the centre, identity transforms.
     public init() {}
 
     /// Releasing a tree releases each level from the one above, one stack frame per level, so a chain of a few
@@ -182,6 +200,7 @@ open class Layer {
         }
     }
 
+    /// A layer with Core Animation's defaults and a `name`.
     public convenience init(name: String?) {
         self.init()
         self.name = name
@@ -220,7 +239,9 @@ extension Layer: CustomStringConvertible {
 
 /// A layer whose geometry holds a value that cannot be mapped.
 public struct LayerGeometryError: Error, Equatable, CustomStringConvertible {
+    /// The layer's description: its class and name (`layer "face3"`).
     public let layer: String
+    /// The property that is not finite (`position`, `opacity`, …).
     public let property: String
     public var description: String { "\(layer): \(property) is not finite (NaN or infinity)" }
 }

@@ -4,15 +4,24 @@ import Foundation
 /// Every mapping between layers — rendering, conversion, hit testing — is built from the two matrices here,
 /// so there is one definition of where a layer is.
 public struct LayerGeometry: Hashable, Sendable {
+    /// The layer's own coordinate space; default `.zero`. See `Layer.bounds`.
     public var bounds: CGRect = .zero
+    /// Where the anchor point sits in the superlayer's bounds space; default (0, 0).
     public var position: CGPoint = .zero
+    /// The anchor in unit coordinates of the bounds; default (0.5, 0.5), the centre.
     public var anchorPoint = CGPoint(x: 0.5, y: 0.5)
+    /// The anchor's z, in points; default 0. Corresponds to `CALayer.anchorPointZ`.
     public var anchorPointZ: Double = 0
+    /// A translation along z after `transform`; default 0.
     public var zPosition: Double = 0
+    /// Applied about the anchor point; default identity.
     public var transform: Transform3D = .identity
+    /// Applied to the sublayers, about this layer's anchor point; default identity.
     public var sublayerTransform: Transform3D = .identity
+    /// Sublayers are positioned from the bottom of the bounds; default false.
     public var isGeometryFlipped = false
 
+    /// A layer's default geometry: Core Animation's defaults for a new `CALayer`.
     public init() {}
 }
 

@@ -6,7 +6,9 @@ import Foundation
 public struct FaceLightingData: Hashable, Sendable, Codable {
     /// One light's contribution at the face's centre.
     public struct LightTerm: Hashable, Sendable, Codable {
+        /// Which kind of light this term is for.
         public var kind: Light.Kind
+        /// The space the light is given in.
         public var space: Light.Space
         /// L·N with L the normalised direction of travel and N the face's own (unflipped) normal: the book's
         /// `dotProduct`. 0 for ambient lights.
@@ -21,14 +23,19 @@ public struct FaceLightingData: Hashable, Sendable, Codable {
 
     /// The member's position in the context's tree order (`SceneMember.treeIndex`).
     public var treeIndex: Int
+    /// The member layer's `name`.
     public var layerName: String?
     /// For a `Face`: its solid's name, number (1-based) and kind (`front`, `side 2`, …).
     public var solidName: String?
+    /// The face's number in its solid, from 1 (`Face.index`).
     public var faceNumber: Int?
+    /// The face's kind as text: `front` … `back`, `side 2`, `base`, `face 7`.
     public var faceKind: String?
     /// The face's own `+z` normal in each space (`nil` where it has none: edge-on or behind the eye).
     public var objectNormal: [Double]?
+    /// The normal in scene space (the context before its `sublayerTransform`).
     public var sceneNormal: [Double]?
+    /// The normal in view space (after the affine part of the camera).
     public var viewNormal: [Double]?
     /// The view-space normal points away from the viewer.
     public var isSeenFromBehind: Bool
@@ -36,11 +43,13 @@ public struct FaceLightingData: Hashable, Sendable, Codable {
     public var lights: [LightTerm]
     /// The multiply colour at the centre before clamping, and as painted (clamped to 0…1).
     public var unclampedBrightness: [Double]
+    /// The multiply colour at the centre as painted, each channel clamped to 0…1.
     public var brightness: [Double]
     /// The added specular colour at the centre, clamped (zero unless `blinnPhong`).
     public var specular: [Double]
     /// The book's `1 + L·N − ambient` before clamping, and the overlay alpha (clamped to 0…1).
     public var unclampedOverlay: Double
+    /// The overlay's alpha, clamped to 0…1 (`bookOverlay`; 0 for the other models).
     public var overlayAlpha: Double
     /// The clamped brightness at the corners (minX, minY), (maxX, minY), (maxX, maxY), (minX, maxY) when
     /// point lights are sampled per vertex; `nil` otherwise.

@@ -17,6 +17,7 @@ public struct FaceTransforms: Hashable, Sendable {
     /// projected winding says whether the face is seen from behind.
     public var projected: Transform3D
 
+    /// The four spaces' transforms; `projected` defaults to `view`.
     public init(object: Transform3D, scene: Transform3D, view: Transform3D, projected: Transform3D? = nil) {
         self.object = object; self.scene = scene; self.view = view; self.projected = projected ?? view
     }
@@ -32,12 +33,18 @@ public struct FaceTransforms: Hashable, Sendable {
 ///    black overlay with alpha `1 + L·N − ambient`.
 /// Corner order for the vertex arrays: (minX, minY), (maxX, minY), (maxX, maxY), (minX, maxY) of `bounds`.
 public struct FaceShade: Hashable, Sendable {
+    /// Multiplies the plane's colour channels (alpha unchanged), flat.
     public var multiply: Color?
+    /// Four multiply colours at the bounds' corners, interpolated across the plane (Gouraud).
     public var vertexMultiply: [Color]?
+    /// Added to the colour channels, clamped at 1, flat: the specular highlight.
     public var add: Color?
+    /// Four added colours at the bounds' corners, interpolated across the plane.
     public var vertexAdd: [Color]?
+    /// Drawn over the bounds, source-over: the book's black shadow layer.
     public var overlay: Color?
 
+    /// A shade; every field defaults to `nil` (nothing applied).
     public init(multiply: Color? = nil, vertexMultiply: [Color]? = nil, add: Color? = nil,
                 vertexAdd: [Color]? = nil, overlay: Color? = nil) {
         self.multiply = multiply; self.vertexMultiply = vertexMultiply

@@ -19,15 +19,21 @@ public struct Light: Hashable, Sendable {
         case view
     }
 
+    /// What a light is, which follows from the fields set: neither `direction` nor `position` is `ambient`,
+    /// `direction` is `directional`, `position` is `point`.
     public enum Kind: String, Hashable, Sendable, Codable {
+        /// A uniform level added to every face (`ambient`); parallel rays along `direction` (`directional`: the book's
+        /// `LIGHT_DIRECTION`); rays from `position`, attenuated with distance (`point`).
         case ambient, directional, point
     }
 
     /// Distance attenuation of a point light: the light is divided by `constant + linear·d + quadratic·d²`
     /// (d in points, measured in the light's space). All coefficients are ≥ 0 and not all zero.
     public struct Attenuation: Hashable, Sendable, Codable {
+        /// The coefficients of `constant + linear·d + quadratic·d²`; defaults 1, 0, 0 (no attenuation).
         public var constant: Double, linear: Double, quadratic: Double
 
+        /// Attenuation by `constant + linear·d + quadratic·d²`, d in points.
         public init(constant: Double = 1, linear: Double = 0, quadratic: Double = 0) {
             self.constant = constant; self.linear = linear; self.quadratic = quadratic
         }
@@ -44,9 +50,11 @@ public struct Light: Hashable, Sendable {
     public var direction: Vector3?
     /// Where a point light is, in its `space`.
     public var position: Vector3?
+    /// The light's colour; default white.
     public var color: Color
     /// Scales the light's contribution; ≥ 0.
     public var intensity: Double
+    /// The space `direction` and `position` are given in; default `.scene`.
     public var space: Space
     /// For point lights only.
     public var attenuation: Attenuation

@@ -37,7 +37,10 @@ import Foundation
 /// `pointLightSampling == .centre`. Under `bookOverlay`, per-corner shading is delivered as
 /// `vertexMultiply` grey `1 − alpha`, which is what a black overlay of that alpha does to an opaque face.
 public struct Lighting: Hashable, Sendable {
+    /// How faces are shaded from the lights: see the type's description for each model's formula.
     public enum Model: String, Hashable, Sendable, Codable, CaseIterable {
+        /// The book's black overlay with alpha `1 + L·N − ambient` (listing 5.10); diffuse shading that multiplies the
+        /// face's colours; diffuse plus a specular highlight of exponent `shininess`.
         case bookOverlay, lambert, blinnPhong
     }
 
@@ -49,7 +52,9 @@ public struct Lighting: Hashable, Sendable {
         case centre
     }
 
+    /// The lights, in order; with none, faces get the ambient term alone.
     public var lights: [Light]
+    /// The shading model; default `.lambert`.
     public var model: Model
     /// The ambient level, 0…1: the book's `AMBIENT_LIGHT`.
     public var ambient: Double
@@ -59,8 +64,11 @@ public struct Lighting: Hashable, Sendable {
     public var shininess: Double
     /// Light faces seen from behind with their flipped normal (`lambert`, `blinnPhong`).
     public var twoSided: Bool
+    /// Where point lights are evaluated; default `.vertices` (per corner, painted as a gradient).
     public var pointLightSampling: PointLightSampling
 
+    /// A lighting with the given lights; defaults: Lambert, ambient 0.5, white specular,
+    /// shininess 32, two-sided, point lights per vertex.
     public init(lights: [Light], model: Model = .lambert, ambient: Double = 0.5, specular: Color = .white,
                 shininess: Double = 32, twoSided: Bool = true, pointLightSampling: PointLightSampling = .vertices) {
         self.lights = lights; self.model = model; self.ambient = ambient; self.specular = specular
@@ -75,8 +83,11 @@ public struct Lighting: Hashable, Sendable {
 
 /// Why a `Lighting` cannot be used. A lighting that fails `validate()` shades nothing.
 public enum LightingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// `ambient` is not a number in 0…1.
     case invalidAmbient(Double)
+    /// `shininess` is negative or not finite.
     case invalidShininess(Double)
+    /// A component of `specular` is not finite.
     case invalidSpecular
     /// `light` is the index in `lights`, from 0.
     case invalidLight(light: Int, reason: String)

@@ -7,8 +7,10 @@ import Foundation
 /// As with `Transform3D`, `t1.concatenating(t2)` applies `t1` first, and `translatedBy`, `scaledBy`,
 /// `rotated(by:)` prepend their operation (`CGAffineTransformTranslate(t, …)` and friends).
 public struct AffineTransform2D: Hashable, Sendable {
+    /// The six elements: `x' = a·x + c·y + tx`, `y' = b·x + d·y + ty` (Core Graphics' names and meaning).
     public var a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
 
+    /// A transform from its six elements. Corresponds to `CGAffineTransformMake`.
     public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
         self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
     }
@@ -42,6 +44,7 @@ extension AffineTransform2D {
             ty: tx * t2.b + ty * t2.d + t2.ty)
     }
 
+    /// `lhs` applied first, then `rhs`: `lhs.concatenating(rhs)`. Not commutative.
     public static func * (lhs: AffineTransform2D, rhs: AffineTransform2D) -> AffineTransform2D { lhs.concatenating(rhs) }
 
     /// Translation applied before `self`. Corresponds to `CGAffineTransformTranslate`.
@@ -62,8 +65,10 @@ extension AffineTransform2D {
     /// Corresponds to `CGAffineTransformIsIdentity`.
     public var isIdentity: Bool { self == .identity }
 
+    /// `a·d − b·c`: the factor areas are scaled by; negative when the transform mirrors, 0 when singular.
     public var determinant: Double { a * d - b * c }
 
+    /// Every element is finite (no NaN or infinity).
     public var isFinite: Bool { [a, b, c, d, tx, ty].allSatisfy(\.isFinite) }
 
     /// The inverse, or `nil` when singular or not finite. `CGAffineTransformInvert`, which returns its input

@@ -1,5 +1,6 @@
 /// Equality within a tolerance, for values computed with floating point. Not transitive.
 public protocol ApproximatelyEquatable {
+    /// Whether `self` and `other` differ by at most `absoluteTolerance` in every component.
     func isApproximatelyEqual(to other: Self, absoluteTolerance: Double) -> Bool
 }
 
@@ -11,6 +12,7 @@ extension ApproximatelyEquatable {
 }
 
 extension Double: ApproximatelyEquatable {
+    /// `|self − other| ≤ absoluteTolerance`.
     public func isApproximatelyEqual(to other: Double, absoluteTolerance: Double) -> Bool {
         abs(self - other) <= absoluteTolerance
     }

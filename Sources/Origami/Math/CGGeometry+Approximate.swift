@@ -4,6 +4,7 @@ import Foundation
 // `CGFloat`, a `Double` on Linux).
 
 extension CGPoint: ApproximatelyEquatable {
+    /// Both coordinates within `absoluteTolerance`.
     public func isApproximatelyEqual(to other: CGPoint, absoluteTolerance: Double) -> Bool {
         Double(x).isApproximatelyEqual(to: Double(other.x), absoluteTolerance: absoluteTolerance)
             && Double(y).isApproximatelyEqual(to: Double(other.y), absoluteTolerance: absoluteTolerance)
@@ -11,6 +12,7 @@ extension CGPoint: ApproximatelyEquatable {
 }
 
 extension CGSize: ApproximatelyEquatable {
+    /// Both dimensions within `absoluteTolerance`.
     public func isApproximatelyEqual(to other: CGSize, absoluteTolerance: Double) -> Bool {
         Double(width).isApproximatelyEqual(to: Double(other.width), absoluteTolerance: absoluteTolerance)
             && Double(height).isApproximatelyEqual(to: Double(other.height), absoluteTolerance: absoluteTolerance)

@@ -7,10 +7,13 @@ import Foundation
 /// drop its z row (points on a layer's plane have z = 0) and its z column (the depth is discarded when the
 /// superlayer flattens its sublayers). A point with W ≤ 0 lies at or behind the eye and has no image.
 public struct Homography: Hashable, Sendable {
+    /// The 3×3 matrix, acting on row vectors `(x, y, 1) · M`.
     public var matrix: Matrix3
 
+    /// The homography of a 3×3 matrix.
     public init(_ matrix: Matrix3) { self.matrix = matrix }
 
+    /// The identity map.
     public static let identity = Homography(Matrix3.identity)
 
     /// The plane-to-plane map of a 3D transform: rows 1, 2, 4 and columns 1, 2, 4 of `t`.

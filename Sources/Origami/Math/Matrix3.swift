@@ -3,10 +3,14 @@ import Foundation
 /// A 3×3 matrix acting on row vectors (`v' = v · M`), used for the linear part of a `Transform3D`
 /// (directions and normals).
 public struct Matrix3: Hashable, Sendable {
+    /// The first row: the image of the x axis.
     public var m11: Double, m12: Double, m13: Double
+    /// The second row: the image of the y axis.
     public var m21: Double, m22: Double, m23: Double
+    /// The third row: the image of the z axis (for a homography, the translation row).
     public var m31: Double, m32: Double, m33: Double
 
+    /// A matrix from its nine elements, row by row.
     public init(
         m11: Double, m12: Double, m13: Double,
         m21: Double, m22: Double, m23: Double,
@@ -17,6 +21,7 @@ public struct Matrix3: Hashable, Sendable {
         self.m31 = m31; self.m32 = m32; self.m33 = m33
     }
 
+    /// The identity matrix.
     public static let identity = Matrix3(m11: 1, m12: 0, m13: 0, m21: 0, m22: 1, m23: 0, m31: 0, m32: 0, m33: 1)
 }
 
@@ -36,17 +41,22 @@ extension Matrix3 {
             m33: a.m31 * b.m13 + a.m32 * b.m23 + a.m33 * b.m33)
     }
 
+    /// `lhs` applied first, then `rhs`: the row-vector product `lhs · rhs`. Not commutative.
     public static func * (lhs: Matrix3, rhs: Matrix3) -> Matrix3 { lhs.concatenating(rhs) }
 
+    /// The determinant; negative when the matrix mirrors, 0 when singular.
     public var determinant: Double {
         m11 * (m22 * m33 - m23 * m32) - m12 * (m21 * m33 - m23 * m31) + m13 * (m21 * m32 - m22 * m31)
     }
 
+    /// Rows and columns exchanged.
     public var transposed: Matrix3 {
         Matrix3(m11: m11, m12: m21, m13: m31, m21: m12, m22: m22, m23: m32, m31: m13, m32: m23, m33: m33)
     }
 
+    /// The nine elements, row by row.
     public var elements: [Double] { [m11, m12, m13, m21, m22, m23, m31, m32, m33] }
+    /// Every element is finite (no NaN or infinity).
     public var isFinite: Bool {
         m11.isFinite && m12.isFinite && m13.isFinite && m21.isFinite && m22.isFinite && m23.isFinite
             && m31.isFinite && m32.isFinite && m33.isFinite

@@ -9,11 +9,16 @@ import Foundation
 /// The `translated`, `scaled` and `rotated` methods **prepend** their operation, like
 /// `CATransform3DTranslate/Scale/Rotate(t, …)`: the new operation applies first, in `t`'s local space.
 public struct Transform3D: Hashable, Sendable {
+    /// The first row (the image of the x axis) and `m14`, x's share of the homogeneous w.
     public var m11: Double, m12: Double, m13: Double, m14: Double
+    /// The second row (the image of the y axis) and `m24`.
     public var m21: Double, m22: Double, m23: Double, m24: Double
+    /// The third row (the image of the z axis) and `m34`: the book's perspective, `-1/d` for an eye d points away.
     public var m31: Double, m32: Double, m33: Double, m34: Double
+    /// The translation `m41 m42 m43` and `m44` (1 for a non-projective transform).
     public var m41: Double, m42: Double, m43: Double, m44: Double
 
+    /// A transform from its sixteen elements, row by row, as the fields of `CATransform3D`.
     public init(
         m11: Double, m12: Double, m13: Double, m14: Double,
         m21: Double, m22: Double, m23: Double, m24: Double,
@@ -159,9 +164,13 @@ extension Transform3D {
         Transform3D(rotationAngle: angle, x: x, y: y, z: z).concatenating(self)
     }
 
+    /// Prepends a translation in place: `t = CATransform3DTranslate(t, tx, ty, tz)`.
     public mutating func translate(x tx: Double, y ty: Double, z tz: Double = 0) { self = translated(x: tx, y: ty, z: tz) }
+    /// Prepends a scale in place: `t = CATransform3DScale(t, sx, sy, sz)`.
     public mutating func scale(x sx: Double, y sy: Double, z sz: Double = 1) { self = scaled(x: sx, y: sy, z: sz) }
+    /// Prepends a rotation (radians about (x, y, z)) in place: `t = CATransform3DRotate(t, angle, x, y, z)`.
     public mutating func rotate(by angle: Double, x: Double, y: Double, z: Double) { self = rotated(by: angle, x: x, y: y, z: z) }
+    /// Appends `other` in place (`self` applies first): `t = CATransform3DConcat(t, other)`.
     public mutating func concatenate(_ other: Transform3D) { self = concatenating(other) }
 }
 

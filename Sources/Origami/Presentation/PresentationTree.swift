@@ -33,25 +33,50 @@ public struct PresentationTree: Sendable {
     }
 
     /// What kind of layer a node was frozen from.
-    public enum Kind: Hashable, Sendable { case layer, transformLayer, text, face }
+    public enum Kind: Hashable, Sendable {
+        /// An ordinary `Layer`: it flattens its sublayers into its own plane.
+        case layer
+        /// A `TransformLayer`: drawn by nobody; its sublayers join its context's 3D space.
+        case transformLayer
+        /// A `TextLayer`.
+        case text
+        /// A `Face` of a solid.
+        case face
+    }
 
     /// One layer's drawing properties, as they were when the tree was built.
     public struct Node: Sendable {
+        /// The layer's `name`.
         public let name: String?
+        /// What kind of layer the node was frozen from.
         public let kind: Kind
+        /// Bounds, position, anchor, zPosition and transforms, at the tree's time.
         public let geometry: LayerGeometry
+        /// `Layer.backgroundColor`.
         public let backgroundColor: Color?
+        /// `Layer.contents`.
         public let contents: Bitmap?
+        /// `Layer.contentsGravity`.
         public let contentsGravity: ContentsGravity
+        /// `Layer.contentsScale`: pixels per point of the contents.
         public let contentsScale: Double
+        /// `Layer.borderWidth`, in points.
         public let borderWidth: Double
+        /// `Layer.borderColor`.
         public let borderColor: Color
+        /// `Layer.cornerRadius`, in points.
         public let cornerRadius: Double
+        /// The layer's own `opacity` (a transform layer's is multiplied into its members instead).
         public let opacity: Double
+        /// `Layer.masksToBounds`.
         public let masksToBounds: Bool
+        /// `Layer.isDoubleSided`.
         public let isDoubleSided: Bool
+        /// `Layer.isHidden`, of this layer alone.
         public let isHidden: Bool
+        /// `Layer.allowsHitTesting`, of this layer alone.
         public let allowsHitTesting: Bool
+        /// `Layer.lighting`: shades the members of this layer's context when rendered.
         public let lighting: (any FaceShader)?
         /// What a text layer draws.
         public let text: TextStyle?
@@ -71,6 +96,7 @@ public struct PresentationTree: Sendable {
         /// The layer and every transform layer between it and its context receives touches under `.frontmost`.
         let receivesInContext: Bool
 
+        /// `geometry.bounds`: the layer's own coordinate space.
         public var bounds: CGRect { geometry.bounds }
     }
 

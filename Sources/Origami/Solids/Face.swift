@@ -24,6 +24,7 @@ public final class Face: Layer {
     /// The face's number in its solid, from 1 — for a cube, the book's numbering: 1 front, 2 right, 3 top,
     /// 4 bottom, 5 left, 6 back.
     public let index: Int
+    /// Which face of its solid this is (`front`, `side 2`, …).
     public let kind: Kind
     /// The face's outline in its own bounds space, in order around it, when the face is not its whole bounds
     /// rectangle (a pyramid's triangles, a prism's caps, most polyhedron faces); `nil` for a rectangular face.

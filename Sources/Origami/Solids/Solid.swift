@@ -14,16 +14,24 @@ import Foundation
 public final class Solid: TransformLayer {
     /// What the solid was built as.
     public enum Shape: Hashable, Sendable {
+        /// A cube of side `size` points: `cube(size:)`, the book's six faces.
         case cube(size: Double)
+        /// A box of `width` × `height` × `depth` points: `box(width:height:depth:)`.
         case box(width: Double, height: Double, depth: Double)
+        /// A right prism of `sides` lateral faces whose caps have circumradius `radius`, `height` points tall:
+        /// `prism(sides:radius:height:)`.
         case prism(sides: Int, radius: Double, height: Double)
+        /// A pyramid of `sides` lateral faces over a base of circumradius `radius`, `height` points tall:
+        /// `pyramid(sides:radius:height:)`.
         case pyramid(sides: Int, radius: Double, height: Double)
+        /// A convex polyhedron of `faceCount` faces: `polyhedron(faces:)`.
         case polyhedron(faceCount: Int)
     }
 
     /// The most sides a prism or pyramid may have: beyond it the input is taken for a mistake.
     public static let maximumSides = 1024
 
+    /// What the solid was built as, with its dimensions.
     public let shape: Shape
     /// The faces in their numbering order (`faces[0]` is face 1).
     public private(set) var faces: [Face] = []

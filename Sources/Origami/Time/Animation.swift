@@ -20,8 +20,11 @@ open class Animation: MediaTiming {
     public var fillMode: FillMode = .removed
     /// Paces the whole animation; `nil` is linear, as Apple documents for an absent function.
     public var timingFunction: TimingFunction?
+    /// An ended animation stops applying, even with `fillMode` `.forwards`; default true, as in Core Animation.
+    /// Set it to false and fill forwards to keep the final value.
     public var isRemovedOnCompletion = true
 
+    /// An animation with Core Animation's timing defaults (see `MediaTiming`); subclasses say what changes.
     public init() {}
 
     /// A deep copy: groups copy their animations. `Layer.add(_:forKey:)` stores one, as Core Animation does.
@@ -57,6 +60,8 @@ open class PropertyAnimation: Animation {
     /// Each repeat builds on the end of the previous one: cycle i shows its value plus i × the end value.
     public var isCumulative = false
 
+    /// An animation of `keyPath` (see `AnimationKeyPath` for the paths). Corresponds to
+    /// `+[CAPropertyAnimation animationWithKeyPath:]`.
     public init(keyPath: String) {
         self.keyPath = keyPath
         parsedKeyPath = try? AnimationKeyPath(keyPath)
@@ -81,8 +86,11 @@ open class PropertyAnimation: Animation {
 /// the previous value to the current one. "Current" is the value the animation finds: the model's, with the
 /// animations added before it on the same path applied.
 public final class BasicAnimation: PropertyAnimation {
+    /// The value at the start; see the type's description for the combinations of from, to and by.
     public var fromValue: AnimationValue?
+    /// The value at the end.
     public var toValue: AnimationValue?
+    /// The change, relative to the value at the start.
     public var byValue: AnimationValue?
 
     override func makeCopy(within enclosing: [ObjectIdentifier]) -> Animation {
@@ -108,11 +116,30 @@ public final class BasicAnimation: PropertyAnimation {
 ///   end values as repeated); `.cubicPaced` (cubic, timed as paced). Transforms interpolate by decomposition in the
 ///   cubic modes too, linearly between keyframes.
 public final class KeyframeAnimation: PropertyAnimation {
-    public enum CalculationMode: String, Sendable, CaseIterable { case linear, discrete, paced, cubic, cubicPaced }
+    /// How values between keyframes are found: see the type's description. Corresponds to
+    /// `CAAnimationCalculationMode`.
+    public enum CalculationMode: String, Sendable, CaseIterable {
+        /// Straight interpolation between neighbouring values (`kCAAnimationLinear`).
+        case linear
+        /// No interpolation: each value holds until the next key time (`kCAAnimationDiscrete`).
+        case discrete
+        /// Constant speed: segments are timed by their length; `keyTimes` and `timingFunctions` are ignored
+        /// (`kCAAnimationPaced`).
+        case paced
+        /// A Catmull–Rom spline through the values at their key times (`kCAAnimationCubic`).
+        case cubic
+        /// The cubic spline, timed as `paced` (`kCAAnimationCubicPaced`).
+        case cubicPaced
+    }
 
+    /// The keyframe values, in order; a value of the wrong kind for the key path has no effect.
     public var values: [AnimationValue] = []
+    /// When each value is reached, as ascending fractions 0…1 of the duration; `nil` (or an invalid list) spreads
+    /// the values evenly. See the type's description.
     public var keyTimes: [Double]?
+    /// Paces each segment between keyframes: one per segment (`values.count − 1`), else ignored; `nil` is linear.
     public var timingFunctions: [TimingFunction]?
+    /// How values between keyframes are found; default `.linear`.
     public var calculationMode: CalculationMode = .linear
 
     override func makeCopy(within enclosing: [ObjectIdentifier]) -> Animation {
@@ -130,6 +157,7 @@ public final class KeyframeAnimation: PropertyAnimation {
 /// child's parent time: a child's `beginTime` counts from the group's start, and a child runs only while the group
 /// is active (or filling) — a child longer than the group is cut off at the group's end.
 public final class AnimationGroup: Animation {
+    /// The grouped animations, each timed in the group's time.
     public var animations: [Animation] = []
 
     override func makeCopy(within enclosing: [ObjectIdentifier]) -> Animation {

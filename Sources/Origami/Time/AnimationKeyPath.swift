@@ -2,10 +2,12 @@ import Foundation
 
 /// Why a key path cannot be animated.
 public struct AnimationKeyPathError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong with the path, as a sentence.
     public let message: String
     /// A suggestion ("did you mean `position`?"), when there is one.
     public let hint: String?
 
+    /// An error with a message and, optionally, a hint.
     public init(_ message: String, hint: String? = nil) { self.message = message; self.hint = hint }
     public var description: String { message + (hint.map { "; \($0)" } ?? "") }
 }
@@ -23,7 +25,15 @@ public struct AnimationKeyPathError: Error, Hashable, Sendable, CustomStringConv
 /// matrix as `CAValueFunction` does: `rotation.x|y|z` (`rotation` is z; radians), `scale` (uniform), `scale.x|y|z`,
 /// `translation` (a size), `translation.x|y|z`.
 public struct AnimationKeyPath: Hashable, Sendable, CustomStringConvertible {
-    public enum Axis: Int, Hashable, Sendable { case x, y, z }
+    /// A coordinate axis of a transform sub-path (`rotation.x`, `scale.y`, `translation.z`).
+    public enum Axis: Int, Hashable, Sendable {
+        /// Right.
+        case x
+        /// Down (y grows downward).
+        case y
+        /// Toward the viewer.
+        case z
+    }
 
     /// Which part of a transform a sub-path animates.
     enum TransformPart: Hashable, Sendable {
@@ -54,6 +64,7 @@ public struct AnimationKeyPath: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { path }
 
+    /// Parses `path`; throws, with a "did you mean" hint, when it is not an animatable key path.
     public init(_ path: String) throws(AnimationKeyPathError) {
         guard let property = Self.parse(path) else {
             let hint = closestAnimationKeyPath(to: path).map { "did you mean `\($0)`?" }

@@ -3,16 +3,40 @@ import Foundation
 /// A value an animation takes: what `fromValue`, `toValue`, `byValue` and keyframe `values` hold. Which kind a key
 /// path needs is `AnimationKeyPath.valueKind`. Numbers are written as literals (`0.5`, `2`).
 public enum AnimationValue: Hashable, Sendable {
+    /// A scalar (`opacity`, `zPosition`, `transform.rotation.y` in radians, …).
     case number(Double)
+    /// A point (`position`, `anchorPoint`).
     case point(CGPoint)
+    /// A size (`bounds.size`, `transform.translation`).
     case size(CGSize)
+    /// A rectangle (`bounds`).
     case rect(CGRect)
+    /// A colour (`backgroundColor`, `borderColor`, a light's colour).
     case color(Color)
+    /// A whole transform (`transform`, `sublayerTransform`), interpolated by decomposition.
     case transform(Transform3D)
+    /// A 3D vector (a light's direction or position).
     case vector(Vector3)
 
-    public enum Kind: String, Sendable, CaseIterable { case number, point, size, rect, color, transform, vector }
+    /// Which kind of value a case holds; `AnimationKeyPath.valueKind` says which one a path takes.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// `AnimationValue.number(_:)`.
+        case number
+        /// `AnimationValue.point(_:)`.
+        case point
+        /// `AnimationValue.size(_:)`.
+        case size
+        /// `AnimationValue.rect(_:)`.
+        case rect
+        /// `AnimationValue.color(_:)`.
+        case color
+        /// `AnimationValue.transform(_:)`.
+        case transform
+        /// `AnimationValue.vector(_:)`.
+        case vector
+    }
 
+    /// Which kind of value this is.
     public var kind: Kind {
         switch self {
         case .number: return .number

@@ -53,8 +53,10 @@ extension Layer {
         animationEntries.first { $0.key == key }?.animation
     }
 
+    /// Removes the animation under `key`, if any. Corresponds to `-[CALayer removeAnimationForKey:]`.
     public func removeAnimation(forKey key: String) { animationEntries.removeAll { $0.key == key } }
 
+    /// Removes every animation. Corresponds to `-[CALayer removeAllAnimations]`.
     public func removeAllAnimations() { animationEntries.removeAll() }
 
     /// The keys of the animations, in the order added (animations added with a `nil` key are not listed).

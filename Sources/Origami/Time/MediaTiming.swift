@@ -38,6 +38,7 @@ public protocol MediaTiming: AnyObject {
     var repeatDuration: Double { get set }
     /// Each cycle plays forwards and then backwards: a cycle takes `2 × duration`.
     var autoreverses: Bool { get set }
+    /// What the object shows outside its active time; default `.removed`.
     var fillMode: FillMode { get set }
 }
 

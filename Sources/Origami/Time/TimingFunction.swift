@@ -8,6 +8,8 @@ import Foundation
 /// values are clamped to 0…1 (outside it x(s) would not be a function of time); y values may leave 0…1 for
 /// an overshoot.
 public struct TimingFunction: Hashable, Sendable {
+    /// The control points P1 = (c1x, c1y) and P2 = (c2x, c2y) of the Bézier from (0, 0) to (1, 1); x values are
+    /// clamped to 0…1.
     public let c1x: Double, c1y: Double, c2x: Double, c2y: Double
 
     /// Corresponds to `+[CAMediaTimingFunction functionWithControlPoints::::]`.

@@ -24,6 +24,9 @@ extension OutputFormat {
     /// `allowed`. An extension that is not one of `allowed`'s, or that names another format than `requested`,
     /// is refused with the name to use instead, so a file's bytes always agree with its extension.
     /// - Parameters:
+    ///   - url: the file to write.
+    ///   - requested: the format asked for (`--format`), if any.
+    ///   - allowed: the formats this output can write.
     ///   - writer: what writes the file, for "hitmap writes PNG only".
     ///   - requestedBy: where `requested` came from, for "names SVG but --format is pdf".
     /// - Throws: `RenderError.writeFailed` naming `url`.
