@@ -99,7 +99,7 @@ check: bootstrap
 bench: bootstrap
 	$(SWIFT) build -c release --product origami
 	$(SWIFT) build -c release --product OrigamiBenchmarks
-	.build/release/OrigamiBenchmarks --origami .build/release/origami --models Models
+	.build/release/OrigamiBenchmarks --origami .build/release/origami --models Models --readme Benchmarks/README.md
 
 clean:
 	rm -rf .build .build-tsan .build-asan .build-fuzz Fuzz/.build

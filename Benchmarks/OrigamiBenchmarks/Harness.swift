@@ -101,13 +101,77 @@ final class Harness {
 
     /// The results as a Markdown table.
     func table() -> String {
-        var lines = ["| group | benchmark | median | baseline (same run) | baseline median | ratio | target | notes |",
-                     "|---|---|--:|---|--:|--:|---|---|"]
+        var lines = ["| group | benchmark | median | baseline (same run) | baseline median | ratio | target | met | notes |",
+                     "|---|---|--:|---|--:|--:|---|:-:|---|"]
         for r in rows {
+            let met = r.met.map { $0 ? "✓" : "✗" } ?? ""
             lines.append("| \(r.group) | \(r.name) | \(format(r.median)) | \(r.baselineName) | \(format(r.baselineMedian)) | "
-                         + "\(String(format: "%.2f×", r.ratio)) | \(r.target) | \(r.note) |")
+                         + "\(String(format: "%.2f×", r.ratio)) | \(r.target) | \(met) | \(r.note) |")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// What the README says about the run, all of it derived from the rows: which targets were met and which
+    /// were not, with their figures. Nothing here is typed by hand, so the prose cannot disagree with the table.
+    func summary() -> String {
+        let judged = rows.filter { $0.met != nil }
+        let met = judged.filter { $0.met == true }, missed = judged.filter { $0.met == false }
+        func line(_ r: Row) -> String {
+            "- \(r.group) · \(r.name): \(String(format: "%.2f×", r.ratio)) (\(format(r.median)) against \(format(r.baselineMedian))), target \(r.target)"
+        }
+        var text = ["\(rows.count) rows; \(judged.count) have a target the harness can judge (a ratio `≤ x×` or a wall time "
+                    + "`≤ n ms`): \(met.count) met, \(missed.count) not met. Rows whose target is judged from their note "
+                    + "(memory, scaling) have an empty *met* column."]
+        if !missed.isEmpty { text += ["", "Not met:"] + missed.map(line) }
+        if !met.isEmpty { text += ["", "Met:"] + met.map(line) }
+        return text.joined(separator: "\n")
+    }
+}
+
+extension Row {
+    /// Whether the row meets its target, for targets of the forms "≤ x×" (the ratio) and "≤ n ms" / "≤ n s"
+    /// (the median); `nil` for any other (judged from the note).
+    var met: Bool? {
+        let words = target.split(separator: " ")
+        guard words.count >= 2, words[0] == "≤" else { return nil }
+        if words[1].hasSuffix("×"), let limit = Double(words[1].dropLast()) { return ratio <= limit }
+        guard words.count >= 3, let limit = Double(words[1]) else { return nil }
+        switch words[2] {
+        case "ms": return milliseconds(median) <= limit
+        case "s": return milliseconds(median) <= limit * 1000
+        default: return nil
+        }
+    }
+}
+
+/// `make bench` writes its results into Benchmarks/README.md between these markers (`--readme PATH`): the
+/// machine, the table and the summary, replacing the previous run's.
+enum ReadmeResults {
+    static let begin = "<!-- results: written by `make bench`; do not edit by hand -->"
+    static let end = "<!-- end of results -->"
+
+    static func write(_ h: Harness, to path: String, total: Duration) throws {
+        let url = URL(fileURLWithPath: path)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        guard let a = text.range(of: begin), let b = text.range(of: end), a.upperBound <= b.lowerBound else {
+            throw BenchError("\(path) has no results markers (\(begin) … \(end))")
+        }
+        let block = ["", "Machine: \(machine()). Date: \(Date().formatted(.iso8601.year().month().day())). Measuring took "
+                     + "\(format(total)).", "", h.table(), "", h.summary(), ""].joined(separator: "\n")
+        let updated = text[..<a.upperBound] + block + text[b.lowerBound...]
+        try Data(updated.utf8).write(to: url, options: .atomic)
+    }
+
+    /// CPU model and count, kernel, Debian release.
+    static func machine() -> String {
+        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+            .split(separator: "\n").first { $0.hasPrefix("model name") }?
+            .split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+        let kernel = (try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+        let debian = (try? String(contentsOfFile: "/etc/debian_version", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+        return "\(ProcessInfo.processInfo.activeProcessorCount) × \(cpu), Linux \(kernel), Debian \(debian)"
     }
 }
 

@@ -95,7 +95,7 @@ enum SweepBenchmarks {
 
     static func run(_ h: Harness) throws {
         let group = "sweep"
-        let name = "100 lighting variants, 1024², all cores"
+        let name = "library stand-in (not the sweep command: see the process rows): 100 lighting variants, 1024², all cores"
         guard h.wants(group, name) else { return }
         // A run is a few tenths of a second; nine of them keep the median steady on a shared machine.
         let runs = max(5, h.plan.samples * 3 / 5)

@@ -2,7 +2,9 @@ import Foundation
 
 // Origami's benchmarks: `make bench` (release build), or
 //   .build/release/OrigamiBenchmarks [--quick] [--filter TEXT] [--origami PATH] [--models DIR]
-// Prints one Markdown table: every row is a median with its baseline measured in the same run beside it.
+//   [--readme Benchmarks/README.md]
+// Prints one Markdown table: every row is a median with its baseline measured in the same run beside it. With
+// --readme (a whole run only: no --filter, no --quick) the table and its summary replace the README's results.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 func option(_ name: String, in arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> String? {
@@ -24,6 +26,10 @@ do {
         try Profile.run(name, iterations: Int(option("--iterations") ?? "") ?? 50)
         exit(0)
     }
+    let readme = option("--readme")
+    if readme != nil && (option("--filter") != nil || arguments.contains("--quick")) {
+        throw BenchError("--readme records a whole run: leave out --filter and --quick")
+    }
     let plan = arguments.contains("--quick") ? Plan.quick : Plan()
     let harness = Harness(plan: plan, filter: option("--filter"))
     let started = ContinuousClock.now
@@ -40,7 +46,9 @@ do {
     // Last: it tunes the allocator for the whole process, as `origami animate` does.
     try AnimateBenchmarks.run(harness, models: option("--models") ?? "Models")
     print(harness.table())
+    print("\n" + harness.summary())
     print("\nTotal benchmark time: \(format(ContinuousClock.now - started)). Ratio = median ÷ baseline median (same run).")
+    if let readme { try ReadmeResults.write(harness, to: readme, total: ContinuousClock.now - started) }
 } catch {
     FileHandle.standardError.write(Data("benchmarks failed: \(error)\n".utf8))
     exit(1)
