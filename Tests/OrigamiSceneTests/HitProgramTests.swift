@@ -116,6 +116,30 @@ struct HitProgramTests {
         }
     }
 
+    /// Deeper than the single query's fixed slots (8) and wider than its fixed candidate buffer (16): the general
+    /// buffers. A chain of 40 nested layers, each slightly turned and offset, each holding 20 small leaves.
+    @Test("deep and wide trees take the general buffers and agree")
+    func deepAndWide() throws {
+        let root = Layer(name: "root", frame: CGRect(x: 0, y: 0, width: 200, height: 200))
+        var parent = root
+        var rng = SplitMix(77)
+        for depth in 0..<40 {
+            let inner = Layer(name: "level \(depth)", frame: CGRect(x: 2, y: 1, width: 196, height: 196))
+            inner.transform = Transform3D(rotationAngle: 0.02, x: 0.2, y: 1, z: 0.1)
+            if depth % 7 == 3 { inner.sublayerTransform.m34 = -1 / 500 }
+            for k in 0..<20 {
+                let leaf = Layer(name: "leaf \(depth).\(k)", frame: CGRect(x: rng.next(0, 180), y: rng.next(0, 180), width: 12, height: 12))
+                leaf.zPosition = rng.next(-5, 5).rounded()
+                try parent.addSublayer(leaf)
+            }
+            try parent.addSublayer(inner)
+            parent = inner
+        }
+        let points = (0..<600).map { _ in CGPoint(x: rng.next(-5, 205), y: rng.next(-5, 205)) }
+        let hits = Self.compare(PresentationTree(root), points: points, "deep tree")
+        #expect(hits > 100)
+    }
+
     @Test("non-finite points reach nothing")
     func nonFinite() throws {
         let tree = PresentationTree(try Self.randomTree(seed: 5, count: 20))
