@@ -116,7 +116,11 @@ extension Array where Element == PlanePoint {
             guard a != b else { continue }
             // Keep the side of edge a→b the ring's interior is on; a hair of slack keeps p and q, which lie on
             // `under`'s edge up to rounding.
-            let ex = b.x - a.x, ey = b.y - a.y, el = hypot(ex, ey)
+            let ex = b.x - a.x, ey = b.y - a.y
+            // A strip wholly on the inner side comes back from the clip unchanged: skip it (a big solid's cap is a
+            // thousands-sided `under`, and nearly all its edges are far from the strip).
+            if strip.allSatisfy({ inside * (ex * ($0.y - a.y) - ey * ($0.x - a.x)) >= 0 }) { continue }
+            let el = hypot(ex, ey)
             strip = clippedPolygon(strip, side: { inside * (ex * ($0.y - a.y) - ey * ($0.x - a.x)) / el + 1e-9 }) { s, t, f in
                 PlanePoint(s.x + (t.x - s.x) * f, s.y + (t.y - s.y) * f)
             }
