@@ -157,7 +157,7 @@ extension Array where Element == PlanePoint {
 /// near an edge only. An edge that runs along a segment (both ends within `tolerance` of its line, overlapping by
 /// more than `tolerance`) has a point within `tolerance` of a point of the segment, so their boxes grown by the
 /// tolerance meet: the grid's candidates are a superset of the answer, filtered by `isRunAlong` as before.
-private struct SealGrid {
+struct SealGrid {
     static let linearLimit = 16
     /// Boxes covering more cells than this are kept in `everywhere` instead.
     private static let cellLimit = 64

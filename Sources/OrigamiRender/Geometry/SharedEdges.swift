@@ -281,7 +281,7 @@ struct SharedEdges {
     }
 
     /// Whether segments ab and cd lie on one line and overlap by more than the tolerance.
-    private static func overlap(_ a: Vector3, _ b: Vector3, _ c: Vector3, _ d: Vector3) -> Bool {
+    static func overlap(_ a: Vector3, _ b: Vector3, _ c: Vector3, _ d: Vector3) -> Bool {
         let tol = Swift.max(tolerance(a, b), tolerance(c, d))
         let length = (b - a).length
         guard length > tol else { return false }
