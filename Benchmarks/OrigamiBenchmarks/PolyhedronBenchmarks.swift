@@ -83,7 +83,7 @@ enum PolyhedronBenchmarks {
         let text = sceneText(faces: faces)
         try text.write(toFile: scene, atomically: true, encoding: .utf8)
         let out = dir.appendingPathComponent("prism.png").path
-        let note = "scene file \(text.utf8.count / 1_048_576) MB: reading it is part of the time"
+        let note = String(format: "scene file %.1f MB: reading it is part of the time", Double(text.utf8.count) / 1_000_000)
         for (command, arguments) in [("render", ["render", scene, "-o", out]), ("inspect", ["inspect", scene])] {
             try h.row(group, "process: origami \(command) of the 20 000-face polyhedron", baseline: "process: /bin/true",
                   target: "< 2 s wall", note: note, samples: 5) {

@@ -41,6 +41,7 @@ do {
     try SweepBenchmarks.run(harness)
     try SweepProcessBenchmarks.run(harness, origami: option("--origami"), models: option("--models") ?? "Models")
     try PolyhedronBenchmarks.run(harness, origami: option("--origami"))
+    try LoadMemoryBenchmarks.run(harness, origami: option("--origami"), models: option("--models") ?? "Models")
     try ImageBenchmarks.run(harness)
     try ServeBenchmarks.run(harness)
     // Last: it tunes the allocator for the whole process, as `origami animate` does.

@@ -185,7 +185,9 @@ enum LayerSetting: Sendable {
     case contentsScale(Double), allowsHitTesting(Bool), contents(Bitmap), lighting(Lighting)
     case string(String), fontFamily(String), fontSize(Double), fontWeight(TextLayer.Weight), italic(Bool)
     case foregroundColor(Color), alignment(TextLayer.Alignment), verticallyCentered(Bool)
-    case timing(TimingDescription), animation(AnimationDescription)
+    // Boxed: they are several times the size of the other payloads, and every setting of every layer is as large
+    // as the largest case (a 10 000-layer scene held 11.8 MB of settings, about 1.2 KB a layer).
+    indirect case timing(TimingDescription), animation(AnimationDescription)
     case autoresizingMask(AutoresizingMask), constraints([Constraint]), constraintLayoutManager
 
     func apply(to layer: Layer) {

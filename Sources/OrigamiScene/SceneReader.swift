@@ -23,15 +23,29 @@ final class SceneReader {
 /// A node of a scene file with its key path, read through typed accessors that report what is wrong.
 struct SceneValue {
     let node: Node
-    let path: String
+    private let place: KeyPathStep
     let reader: SceneReader
 
+    init(node: Node, path: String, reader: SceneReader) {
+        self.init(node: node, place: KeyPathStep(parent: nil, key: path, index: 0), reader: reader)
+    }
+
+    private init(node: Node, place: KeyPathStep, reader: SceneReader) {
+        self.node = node
+        self.place = place
+        self.reader = reader
+    }
+
+    /// `layers[2].sublayers[0].frame`: spelled out only when asked (a report, a table key), since a big scene has a
+    /// value for every number and most are never reported.
+    var path: String { place.path }
+
     func child(_ key: String, _ node: Node) -> SceneValue {
-        SceneValue(node: node, path: path.isEmpty ? key : "\(path).\(key)", reader: reader)
+        SceneValue(node: node, place: KeyPathStep(parent: place, key: key, index: 0), reader: reader)
     }
 
     func element(_ index: Int, _ node: Node) -> SceneValue {
-        SceneValue(node: node, path: "\(path)[\(index)]", reader: reader)
+        SceneValue(node: node, place: KeyPathStep(parent: place, key: nil, index: index), reader: reader)
     }
 
     func fail<T>(_ message: String, hint: String? = nil) -> T? {
@@ -162,12 +176,25 @@ struct SceneValue {
     func numbers(count: Int, what: String) -> [Double]? { numbers(counts: [count], what: what) }
 
     func numbers(counts: [Int], what: String) -> [Double]? {
+        // Plain decimals straight from the nodes (what `number()` gives them, without a value per element); anything
+        // else, and every report, through `number()` as before.
+        if case let .sequence(seq) = node, counts.contains(seq.count) {
+            var result: [Double] = []
+            result.reserveCapacity(seq.count)
+            for item in seq {
+                guard case let .scalar(s) = item, s.style == .plain || s.style == .any,
+                      !ParameterExpression.mentionsParameter(s.string), let v = Double(s.string), v.isFinite else { break }
+                result.append(v)
+            }
+            if result.count == seq.count { return result }
+        }
         guard let items = list() else { return nil }
         guard counts.contains(items.count) else {
             let expected = counts.map(String.init).joined(separator: " or ")
             return fail("expected \(what) as a list of \(expected) numbers, found \(items.count)")
         }
         var result: [Double] = []
+        result.reserveCapacity(items.count)
         for item in items { guard let v = item.number() else { return nil }; result.append(v) }
         return result
     }
@@ -226,15 +253,14 @@ struct SceneValue {
         var order: [String] = []
         for (k, v) in mapping {
             guard case let .scalar(ks) = k else {
-                reader.report(SceneValue(node: k, path: path, reader: reader), "keys must be plain strings")
+                reader.report(SceneValue(node: k, place: place, reader: reader), "keys must be plain strings")
                 continue
             }
             let key = ks.string
-            let keyValue = SceneValue(node: k, path: path.isEmpty ? key : "\(path).\(key)", reader: reader)
             guard allowed.contains(key) else {
                 let hint = closestMatch(to: key, in: allowed).map { "did you mean `\($0)`?" }
                     ?? "known keys: \(allowed.joined(separator: ", "))"
-                reader.report(keyValue, "unknown key `\(key)`", hint: hint)
+                reader.report(child(key, k), "unknown key `\(key)`", hint: hint)
                 continue
             }
             entries[key] = child(key, v)
@@ -246,6 +272,27 @@ struct SceneValue {
     private var quotedOrType: String {
         if case let .scalar(s) = node { return "`\(s.string)`" }
         return typeName
+    }
+}
+
+/// One step of a key path: a key (`parent.key`, or `key` at the top), or a list index (`parent[index]`). A root
+/// step holds a whole path as its key.
+private final class KeyPathStep {
+    let parent: KeyPathStep?
+    let key: String?
+    let index: Int
+
+    init(parent: KeyPathStep?, key: String?, index: Int) {
+        self.parent = parent
+        self.key = key
+        self.index = index
+    }
+
+    var path: String {
+        guard let parent else { return key ?? "" }
+        let head = parent.path
+        guard let key else { return "\(head)[\(index)]" }
+        return head.isEmpty ? key : "\(head).\(key)"
     }
 }
 

@@ -193,10 +193,10 @@ struct AnimateCommand: ParsableCommand {
         let bar = ProgressBar(total: range.count, label: "animate", unit: "frames", quiet: quiet,
                               interval: progressInterval)
         do {
-            try description.renderFrames(range, options: options, jobs: jobs,
+            try description.renderFrames(range, options: options, jobs: jobs, keeping: Set(strip?.frames ?? []),
                                          prepare: sink.preparation) { index, frame, prepared in
                 try sink.add(prepared: prepared)
-                strip?.offer(frame, index: index)
+                if let frame { strip?.offer(frame, index: index) }
                 bar.update(index + 1)
             }
             bar.finish()

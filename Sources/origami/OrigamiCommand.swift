@@ -206,7 +206,7 @@ struct PointArgument: ExpressibleByArgument {
 func label(of layer: Layer, in scene: Scene) -> String { scene.label(of: layer) }
 
 func fmt(_ v: Double, _ digits: Int = 2) -> String {
-    let s = String(format: "%.\(digits)f", v)
+    let s = fixedDecimal(v, digits: digits) ?? String(format: "%.\(digits)f", v)
     // A value that rounds to zero prints without a sign.
     return s.hasPrefix("-") && s.allSatisfy({ "-0.".contains($0) }) ? String(s.dropFirst()) : s
 }

@@ -72,10 +72,13 @@ extension Array where Element == PlanePoint {
         let sign: Double = area > 0 ? 1 : -1
         var out: Ring = []
         out.reserveCapacity(count + 4 * seals.count)
+        // A big solid's cap can carry thousands of seals along thousands of edges: ask a grid, not every seal.
+        let index = seals.count > SealGrid.linearLimit ? SealGrid(seals, tolerance: tolerance) : nil
         for i in indices {
             let p = self[i], q = self[(i + 1) % count]
             out.append(p)
-            let along = seals.filter { $0.segment.isRunAlong(from: p, to: q, tolerance: tolerance) }
+            let along = index.map { $0.seals(runningAlong: p, q, in: seals, tolerance: tolerance) }
+                ?? seals.filter { $0.segment.isRunAlong(from: p, to: q, tolerance: tolerance) }
             guard !along.isEmpty else { continue }
             let dx = q.x - p.x, dy = q.y - p.y, l = hypot(dx, dy)
             guard l > 0 else { continue }
@@ -113,7 +116,11 @@ extension Array where Element == PlanePoint {
             guard a != b else { continue }
             // Keep the side of edge a→b the ring's interior is on; a hair of slack keeps p and q, which lie on
             // `under`'s edge up to rounding.
-            let ex = b.x - a.x, ey = b.y - a.y, el = hypot(ex, ey)
+            let ex = b.x - a.x, ey = b.y - a.y
+            // A strip wholly on the inner side comes back from the clip unchanged: skip it (a big solid's cap is a
+            // thousands-sided `under`, and nearly all its edges are far from the strip).
+            if strip.allSatisfy({ inside * (ex * ($0.y - a.y) - ey * ($0.x - a.x)) >= 0 }) { continue }
+            let el = hypot(ex, ey)
             strip = clippedPolygon(strip, side: { inside * (ex * ($0.y - a.y) - ey * ($0.x - a.x)) / el + 1e-9 }) { s, t, f in
                 PlanePoint(s.x + (t.x - s.x) * f, s.y + (t.y - s.y) * f)
             }
@@ -143,5 +150,61 @@ extension Array where Element == PlanePoint {
             }
         }
         return sign != 0
+    }
+}
+
+/// Seals' segments in a uniform grid of their boxes, so `Ring.extended(along:by:tolerance:)` looks at the seals
+/// near an edge only. An edge that runs along a segment (both ends within `tolerance` of its line, overlapping by
+/// more than `tolerance`) has a point within `tolerance` of a point of the segment, so their boxes grown by the
+/// tolerance meet: the grid's candidates are a superset of the answer, filtered by `isRunAlong` as before.
+struct SealGrid {
+    static let linearLimit = 16
+    /// Boxes covering more cells than this are kept in `everywhere` instead.
+    private static let cellLimit = 64
+    private var cells: [SIMD2<Int>: [Int]] = [:]
+    private var everywhere: [Int] = []
+    private let size: Double
+    private let margin: Double
+
+    init(_ seals: [EdgeSeal], tolerance: Double) {
+        // Generous, so rounding never drops a candidate; candidates are checked exactly afterwards.
+        margin = 2 * tolerance + 1e-9
+        let extent = seals.reduce(0.0) { sum, s in
+            sum + Swift.max(abs(s.segment.b.x - s.segment.a.x), abs(s.segment.b.y - s.segment.a.y))
+        } / Double(Swift.max(1, seals.count))
+        let size = Swift.max(extent, 4 * margin)
+        self.size = size.isFinite && size > 0 ? size : 1
+        for (k, seal) in seals.enumerated() {
+            guard let range = cellRange(seal.segment.a, seal.segment.b) else { everywhere.append(k); continue }
+            for x in range.lo.x...range.hi.x { for y in range.lo.y...range.hi.y { cells[SIMD2(x, y), default: []].append(k) } }
+        }
+    }
+
+    /// The cells the box of p…q grown by the margin covers, or `nil` when there are too many (or none finite).
+    private func cellRange(_ p: PlanePoint, _ q: PlanePoint) -> (lo: SIMD2<Int>, hi: SIMD2<Int>)? {
+        let x0 = ((Swift.min(p.x, q.x) - margin) / size).rounded(.down), x1 = ((Swift.max(p.x, q.x) + margin) / size).rounded(.down)
+        let y0 = ((Swift.min(p.y, q.y) - margin) / size).rounded(.down), y1 = ((Swift.max(p.y, q.y) + margin) / size).rounded(.down)
+        guard x0.isFinite, x1.isFinite, y0.isFinite, y1.isFinite, abs(x0) < 1e9, abs(x1) < 1e9, abs(y0) < 1e9, abs(y1) < 1e9,
+              (x1 - x0 + 1) * (y1 - y0 + 1) <= Double(Self.cellLimit) else { return nil }
+        return (SIMD2(Int(x0), Int(y0)), SIMD2(Int(x1), Int(y1)))
+    }
+
+    /// The seals the edge p→q runs along, in the order of `seals` (as `seals.filter` gives them).
+    func seals(runningAlong p: PlanePoint, _ q: PlanePoint, in seals: [EdgeSeal], tolerance: Double) -> [EdgeSeal] {
+        var candidates = everywhere
+        if let range = cellRange(p, q) {
+            for x in range.lo.x...range.hi.x { for y in range.lo.y...range.hi.y { candidates += cells[SIMD2(x, y)] ?? [] } }
+        } else {
+            candidates = Array(seals.indices)
+        }
+        guard !candidates.isEmpty else { return [] }
+        candidates.sort()
+        var out: [EdgeSeal] = []
+        var previous = -1
+        for k in candidates where k != previous {
+            previous = k
+            if seals[k].segment.isRunAlong(from: p, to: q, tolerance: tolerance) { out.append(seals[k]) }
+        }
+        return out
     }
 }

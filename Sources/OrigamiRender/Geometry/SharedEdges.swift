@@ -138,40 +138,103 @@ struct SharedEdges {
             let x: Int, y: Int, z: Int
             static func < (l: Cell, r: Cell) -> Bool { (l.x, l.y, l.z) < (r.x, r.y, r.z) }
         }
-        // (cell, edge) for every cell an edge's box covers, sorted so each cell's edges are adjacent.
-        var entries: [(cell: Cell, edge: Int)] = []
-        entries.reserveCapacity(2 * edges.count)
+        // The edges of each cell, in edge order; the cells visited in sorted order. (Grouping by a dictionary and
+        // sorting the distinct cells visits the same pairs in the same order as sorting every (cell, edge) entry,
+        // for much less: a big solid's long edges cover tens of cells each.)
+        var members: [Cell: [Int]] = [:]
         var large: [Int] = []
         for (k, box) in boxes.enumerated() {
             guard let lo = cell(box.lo), let hi = cell(box.hi),
                   (hi.0 - lo.0 + 1) * (hi.1 - lo.1 + 1) * (hi.2 - lo.2 + 1) <= 64 else { large.append(k); continue }
             for cx in lo.0...hi.0 { for cy in lo.1...hi.1 { for cz in lo.2...hi.2 {
-                entries.append((Cell(x: cx, y: cy, z: cz), k))
+                members[Cell(x: cx, y: cy, z: cz), default: []].append(k)
             } } }
         }
-        entries.sort { $0.cell < $1.cell }
-        var start = 0
-        while start < entries.count {
-            let here = entries[start].cell
-            var end = start + 1
-            while end < entries.count, entries[end].cell == here { end += 1 }
-            for i in start..<end {
-                for j in (i + 1)..<end {
-                    let p = boxes[entries[i].edge], q = boxes[entries[j].edge]
-                    guard p.lo.x <= q.hi.x, q.lo.x <= p.hi.x, p.lo.y <= q.hi.y, q.lo.y <= p.hi.y,
-                          p.lo.z <= q.hi.z, q.lo.z <= p.hi.z else { continue }
-                    // Each pair once: in the cell of the lower corner of the boxes' overlap.
-                    let corner = Vector3(Swift.max(p.lo.x, q.lo.x), Swift.max(p.lo.y, q.lo.y), Swift.max(p.lo.z, q.lo.z))
-                    guard let c = cell(corner), Cell(x: c.0, y: c.1, z: c.2) == here else { continue }
-                    check(edges[entries[i].edge], edges[entries[j].edge])
-                }
+        var pairs: [(Int, Int)] = []
+        for here in members.keys.sorted() {
+            guard let list = members[here], list.count > 1 else { continue }
+            // Whether the pair's boxes meet, and do so first in this cell (each pair once: in the cell of the lower
+            // corner of the boxes' overlap).
+            func meetsHere(_ i: Int, _ j: Int) -> Bool {
+                let p = boxes[list[i]], q = boxes[list[j]]
+                guard p.lo.x <= q.hi.x, q.lo.x <= p.hi.x, p.lo.y <= q.hi.y, q.lo.y <= p.hi.y,
+                      p.lo.z <= q.hi.z, q.lo.z <= p.hi.z else { return false }
+                let corner = Vector3(Swift.max(p.lo.x, q.lo.x), Swift.max(p.lo.y, q.lo.y), Swift.max(p.lo.z, q.lo.z))
+                guard let c = cell(corner), Cell(x: c.0, y: c.1, z: c.2) == here else { return false }
+                return true
             }
-            start = end
+            if list.count <= Self.crowdedCell {
+                for i in list.indices { for j in (i + 1)..<list.count where meetsHere(i, j) { check(edges[list[i]], edges[list[j]]) } }
+                continue
+            }
+            let centre = Vector3(origin.x + (Double(here.x) + 0.5) * size, origin.y + (Double(here.y) + 0.5) * size,
+                                 origin.z + (Double(here.z) + 0.5) * size)
+            pairs.removeAll(keepingCapacity: true)
+            Self.collinearCandidates(list.map { (edges[$0].a, edges[$0].b) }, near: centre) { i, j in
+                if meetsHere(i, j) { pairs.append((i, j)) }
+            }
+            // In the order the plain double loop visits them, so the seals come out in the same order.
+            pairs.sort { $0 < $1 }
+            for (i, j) in pairs { check(edges[list[i]], edges[list[j]]) }
         }
         var isLarge = [Bool](repeating: false, count: edges.count)
         for k in large { isLarge[k] = true }
         for k in large {
             for j in edges.indices where j != k && (!isLarge[j] || j > k) { check(edges[k], edges[j]) }
+        }
+    }
+
+    /// Cells with more edges than this have their pairs pre-filtered by `collinearCandidates` (the faces of a big
+    /// solid crowd a few cells: a 20 000-face prism's cap puts thousands of edges in each).
+    private static let crowdedCell = 32
+
+    /// The pairs (i < j) of `edges` that may pass `overlap` either way round, in no particular order: a superset,
+    /// found by sorting the edges by their line's distance `k` from `centre`.
+    ///
+    /// If `overlap(a, b, c, d)` holds (c and d within `tol` of line ab, and `|cd| = ℓ > 2·tol`), then for any point
+    /// C, with D the larger of |C − c| and |C − d|: |k(ab) − k(cd)| ≤ tol·(1 + 2D/(ℓ − 2·tol)). One way: the foot
+    /// P of C on line cd is c + t(d − c) with |t| ≤ D/ℓ, and the part of P − a across ab is the same mix of c's and
+    /// d's, so at most (|1 − t| + |t|)·tol; the other: the foot Q of C on ab is a′ + s(b′ − a′) (a′, b′ the feet of
+    /// c, d; |b′ − a′| ≥ ℓ − 2·tol, |Q − a′| ≤ |C − c|), within (|1 − s| + |s|)·tol of c + s(d − c) on cd. So
+    /// each edge gets the reach tol·(1 + 2D/(ℓ − 2·tol)) (doubled against rounding; unbounded for edges no longer
+    /// than 2·tol), and a pair is a candidate when the keys differ by at most the larger reach. Near-parallel
+    /// edges side by side (a prism's long sides) have keys far apart compared with their tiny reaches.
+    static func collinearCandidates(_ edges: [(a: Vector3, b: Vector3)], near centre: Vector3,
+                                    _ pair: (Int, Int) -> Void) {
+        let tol = edges.reduce(0.0) { Swift.max($0, tolerance($1.a, $1.b)) }
+        var keys: [Double] = [], reaches: [Double] = []
+        keys.reserveCapacity(edges.count)
+        reaches.reserveCapacity(edges.count)
+        for e in edges {
+            let d = e.b - e.a, length = d.length
+            let ca = centre - e.a
+            let far = Swift.max(ca.length, (centre - e.b).length)
+            guard length > 2 * tol, length.isFinite else { keys.append(0); reaches.append(.infinity); continue }
+            let u = d / length
+            keys.append((ca - u * ca.dot(u)).length)
+            let reach = 2 * tol * (1 + 2 * far / (length - 2 * tol))
+            reaches.append(reach.isFinite ? reach : .infinity)
+        }
+        let order = edges.indices.sorted { keys[$0] < keys[$1] }
+        let sorted = order.map { keys[$0] }
+        for (position, i) in order.enumerated() {
+            let r = reaches[i]
+            var q: Int
+            if r.isInfinite {
+                q = 0
+            } else {
+                // First position whose key is at least keys[i] − r.
+                var lo = 0, hi = position
+                while lo < hi { let m = (lo + hi) / 2; if sorted[m] < keys[i] - r { lo = m + 1 } else { hi = m } }
+                q = lo
+            }
+            while q < order.count, r.isInfinite || sorted[q] <= keys[i] + r {
+                let j = order[q]
+                q += 1
+                // Found from the side with the larger reach (or the lower index when equal): each pair once.
+                guard j != i, r > reaches[j] || (r == reaches[j] && i < j) else { continue }
+                pair(Swift.min(i, j), Swift.max(i, j))
+            }
         }
     }
 
@@ -218,7 +281,7 @@ struct SharedEdges {
     }
 
     /// Whether segments ab and cd lie on one line and overlap by more than the tolerance.
-    private static func overlap(_ a: Vector3, _ b: Vector3, _ c: Vector3, _ d: Vector3) -> Bool {
+    static func overlap(_ a: Vector3, _ b: Vector3, _ c: Vector3, _ d: Vector3) -> Bool {
         let tol = Swift.max(tolerance(a, b), tolerance(c, d))
         let length = (b - a).length
         guard length > tol else { return false }

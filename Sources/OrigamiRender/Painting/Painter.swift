@@ -39,13 +39,21 @@ final class Painter {
         for f in fragments { pieces[f.member, default: 0] += 1 }
         let edges = SharedEdges(fragments: fragments, polygons: polygons, outline: { Painter.shapeOutline(members[$0]) },
                                 sealable: { seal > 0 && Painter.isSealable(members[$0]) })
+        // Each later fragment's polygon on the device, mapped once: a big solid's cap is the `under` of thousands
+        // of seals.
+        var devicePolygons: [Int: Ring?] = [:]
+        func devicePolygon(_ f: Int) -> Ring? {
+            if let known = devicePolygons[f] { return known }
+            let ring = chain.map([fragments[f].flattened]).first
+            devicePolygons[f] = ring
+            return ring
+        }
         for (k, f) in fragments.enumerated() {
             let m = members[f.member]
             let memberChain = chain.prepending(Homography(m.transform))
             var seen = Set<Int>()
             let sealed = edges.sealed[k].filter { seen.insert($0.later).inserted }.compactMap { e -> EdgeSeal? in
-                guard let segment = chain.map(e.segment),
-                      let under = chain.map([fragments[e.later].flattened]).first else { return nil }
+                guard let segment = chain.map(e.segment), let under = devicePolygon(e.later) else { return nil }
                 return EdgeSeal(segment: segment, under: under)
             }
             if pieces[f.member] == 1 {
