@@ -19,6 +19,13 @@ enum Profile {
         case "lattice":
             let lattice = try Scenes.lattice(cubes: 1000)
             for _ in 0..<iterations { blackHole(try Renderer.render(lattice, size: Scenes.canvas, options: options)) }
+        case "planes-count":
+            for n in [50, 200, 500] { print(n, try RenderBenchmarks.fragmentPolygons(try Scenes.crossingPlanes(n)).count) }
+        case "planes50", "planes200", "planes500":
+            let scene = try Scenes.crossingPlanes(Int(name.dropFirst(6)) ?? 50)
+            for _ in 0..<iterations {
+                blackHole(try Renderer.render(scene, size: RenderBenchmarks.planesCanvas, options: RenderBenchmarks.planesOptions))
+            }
         case "png-flat", "png-image":
             let cube = name == "png-flat"
                 ? try BookCube(faceColors: Scenes.faceColors, lighting: Lighting.book).container
@@ -71,7 +78,7 @@ enum Profile {
             let (root, leaf, _) = try GeometryBenchmarks.conversionChain()
             for _ in 0..<iterations * 1000 { blackHole(root.convert(opaque(CGPoint(x: 20, y: 30)), from: leaf)) }
         default:
-            throw BenchError("unknown profile \(name): flat, image, lattice, png-flat, png-image, hit-tree, "
+            throw BenchError("unknown profile \(name): flat, image, lattice, planes50, planes200, planes500, png-flat, png-image, hit-tree, "
                              + "hit-frontmost, hitmap, frame, convert, freeze, freeze-animated")
         }
     }

@@ -22,4 +22,18 @@ import Origami
         let input = polygons.enumerated().map { ScenePolygon(points: $1, member: $0) }
         return BSPTree(input) { (0, $0) }.backToFront().map { ($0.member, $0.points) }
     }
+
+    /// `options` with every fragment of a split plane drawn through a hard clip and the whole face, as before
+    /// issue 20: the reference the fragment fill is compared against (benchmarks and tests).
+    public static func clippingEveryFragment(_ options: RenderOptions) -> RenderOptions {
+        var o = options
+        o.clipsEveryFragment = true
+        return o
+    }
+
+    /// The BSP fragments of the root's scene (the first member's sublayer scene, as `Scenes` builds it) in the
+    /// painter's order, in that member's bounds space after the divide (z dropped), with their member indices.
+    public static func fragments(_ members: [RenderMember]) -> [(member: Int, points: [(x: Double, y: Double)])] {
+        Painter.depthOrder(members).map { f in (f.member, f.points.map { ($0.x, $0.y) }) }
+    }
 }

@@ -113,7 +113,7 @@ public enum Renderer {
         let device = Homography(Matrix3(m11: deviceScale, m12: 0, m13: 0, m21: 0, m22: deviceScale, m23: 0,
                                         m31: 0, m32: 0, m33: 1))
         let painter = Painter(cr, visible: visible, pixel: pixel, sealsEdges: options.sealsEdges,
-                              antialias: options.antialias)
+                              antialias: options.antialias, clipsEveryFragment: options.clipsEveryFragment)
         try painter.drawScene(tree.members, chain: PlaneChain([device], canvas: visible), filter: .identity)
         try cr.check("render")
     }
