@@ -18,6 +18,9 @@ extension Array where Element == PlanePoint {
         let bottom = Swift.min((maxY - 0.5).rounded(.down), visible.maxY.rounded(.up) - 1)
         guard top <= bottom, top.isFinite, bottom.isFinite else { return [] }
         var left: Ring = [], right: Ring = []
+        let rows = Int(bottom - top) + 1
+        left.reserveCapacity(2 * Swift.min(rows, 64) + 2 * count)
+        right.reserveCapacity(2 * Swift.min(rows, 64) + 2)
         var previous: (l: Double, r: Double)?
         var lastRow = top
         var y = top
@@ -52,7 +55,8 @@ extension Array where Element == PlanePoint {
         guard let last = previous else { return [] }
         left.append(PlanePoint(last.l, lastRow + 1))
         right.append(PlanePoint(last.r, lastRow + 1))
-        return left + right.reversed()
+        left.append(contentsOf: right.reversed())
+        return left
     }
 
     /// The part of this ring inside the convex ring `clip` (either winding): Sutherland–Hodgman against each of

@@ -48,7 +48,6 @@ final class Painter {
         var plain: [PlainFace??] = Array(repeating: nil, count: members.count)
         for (k, f) in fragments.enumerated() {
             let m = members[f.member]
-            let memberChain = chain.prepending(Homography(m.transform))
             var seen = Set<Int>()
             let sealed = edges.sealed[k].filter { seen.insert($0.later).inserted }.compactMap { e -> EdgeSeal? in
                 guard let segment = chain.map(e.segment),
@@ -56,7 +55,7 @@ final class Painter {
                 return EdgeSeal(segment: segment, under: under)
             }
             if pieces[f.member] == 1 {
-                try drawNode(m.node, chain: memberChain, inheritedOpacity: m.inheritedOpacity, shade: m.shade,
+                try drawNode(m.node, chain: chain.prepending(Homography(m.transform)), inheritedOpacity: m.inheritedOpacity, shade: m.shade,
                              filter: filter, sealed: sealed)
                 continue
             }
@@ -72,7 +71,7 @@ final class Painter {
             }
             if plain[f.member] == nil {
                 plain[f.member] = clipsEveryFragment ? .some(nil)
-                    : .some(PlainFace(m, chain: memberChain, filter: filter))
+                    : .some(PlainFace(m, chain: chain.prepending(Homography(m.transform)), filter: filter))
             }
             if sealed.isEmpty, let face = plain[f.member] ?? nil {
                 // What the clip and the face's fill would leave: the face's antialiased outline cut to the pixels
@@ -87,7 +86,7 @@ final class Painter {
             }
             try cr.withSavedState {
                 try cr.clip(clip, antialias: false)
-                try drawNode(m.node, chain: memberChain, inheritedOpacity: m.inheritedOpacity, shade: m.shade,
+                try drawNode(m.node, chain: chain.prepending(Homography(m.transform)), inheritedOpacity: m.inheritedOpacity, shade: m.shade,
                              filter: filter, sealed: sealed)
             }
         }
