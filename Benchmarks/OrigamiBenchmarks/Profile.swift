@@ -1,6 +1,6 @@
 import Foundation
 import Origami
-import OrigamiRender
+@_spi(Benchmarks) import OrigamiRender
 import Fixtures
 import OrigamiScene
 
@@ -21,10 +21,14 @@ enum Profile {
             for _ in 0..<iterations { blackHole(try Renderer.render(lattice, size: Scenes.canvas, options: options)) }
         case "planes-count":
             for n in [50, 200, 500] { print(n, try RenderBenchmarks.fragmentPolygons(try Scenes.crossingPlanes(n)).count) }
-        case "planes50", "planes200", "planes500":
-            let scene = try Scenes.crossingPlanes(Int(name.dropFirst(6)) ?? 50)
+        case "planes50", "planes200", "planes500", "planes50-clip", "planes200-clip", "planes500-clip":
+            // `-clip`: every fragment through a hard clip and the whole face, as before issue 20.
+            let parts = name.dropFirst(6).split(separator: "-")
+            let scene = try Scenes.crossingPlanes(Int(parts[0]) ?? 50)
+            let options = parts.count > 1 ? BenchmarkProbes.clippingEveryFragment(RenderBenchmarks.planesOptions)
+                : RenderBenchmarks.planesOptions
             for _ in 0..<iterations {
-                blackHole(try Renderer.render(scene, size: RenderBenchmarks.planesCanvas, options: RenderBenchmarks.planesOptions))
+                blackHole(try Renderer.render(scene, size: RenderBenchmarks.planesCanvas, options: options))
             }
         case "png-flat", "png-image":
             let cube = name == "png-flat"
@@ -78,7 +82,7 @@ enum Profile {
             let (root, leaf, _) = try GeometryBenchmarks.conversionChain()
             for _ in 0..<iterations * 1000 { blackHole(root.convert(opaque(CGPoint(x: 20, y: 30)), from: leaf)) }
         default:
-            throw BenchError("unknown profile \(name): flat, image, lattice, planes50, planes200, planes500, png-flat, png-image, hit-tree, "
+            throw BenchError("unknown profile \(name): flat, image, lattice, planes50/200/500[-clip], planes-count, png-flat, png-image, hit-tree, "
                              + "hit-frontmost, hitmap, frame, convert, freeze, freeze-animated")
         }
     }
