@@ -25,10 +25,10 @@ enum Profile {
             // `-clip`: every fragment through a hard clip and the whole face, as before issue 20.
             let parts = name.dropFirst(6).split(separator: "-")
             let scene = try Scenes.crossingPlanes(Int(parts[0]) ?? 50)
-            let options = parts.count > 1 ? BenchmarkProbes.clippingEveryFragment(RenderBenchmarks.planesOptions)
-                : RenderBenchmarks.planesOptions
+            let (size, options) = (RenderBenchmarks.planesCanvas, RenderBenchmarks.planesOptions)
             for _ in 0..<iterations {
-                blackHole(try Renderer.render(scene, size: RenderBenchmarks.planesCanvas, options: options))
+                blackHole(parts.count > 1 ? try BenchmarkProbes.renderClippingEveryFragment(scene, size: size, options: options)
+                          : try Renderer.render(scene, size: size, options: options))
             }
         case "png-flat", "png-image":
             let cube = name == "png-flat"

@@ -70,12 +70,11 @@ enum RenderBenchmarks {
                 blackHole(try rawCairoFill(polygons, pixels: 800))
             }
             if count == 50 {
-                let old = BenchmarkProbes.clippingEveryFragment(planesOptions)
                 try h.row(group, "50 crossing planes, 800², fragment fill", baseline: "the same through a hard clip per fragment (before issue 20)",
                           samples: 7) {
                     blackHole(try Renderer.render(scene, size: planesCanvas, options: planesOptions))
                 } against: {
-                    blackHole(try Renderer.render(scene, size: planesCanvas, options: old))
+                    blackHole(try BenchmarkProbes.renderClippingEveryFragment(scene, size: planesCanvas, options: planesOptions))
                 }
             }
         }

@@ -6,7 +6,7 @@ import TestSupport
 
 /// Issue 20 item 1: a split plane's fragments are filled as the face's antialiased outline cut to the pixels whose
 /// centres the fragment's hard-edged clip holds, instead of drawing the whole face through that clip. The reference
-/// is the clip path itself, kept behind `BenchmarkProbes.clippingEveryFragment` for this comparison: the two must
+/// is the clip path itself, kept behind `BenchmarkProbes.renderClippingEveryFragment` for this comparison: the two must
 /// give the same pixels, up to pixel centres that lie on a split line to within Cairo's fixed point.
 @Suite("Fragment fill")
 struct FragmentFillTests {
@@ -60,8 +60,8 @@ struct FragmentFillTests {
         let scene = try Self.crossingPlanes(50, rounded: rounded)
         for options in [RenderOptions(scale: 2, background: .white), RenderOptions(scale: 2, background: .white, antialias: .none)] {
             let filled = try Renderer.render(scene, size: CGSize(width: 400, height: 400), options: options)
-            let clipped = try Renderer.render(scene, size: CGSize(width: 400, height: 400),
-                                              options: BenchmarkProbes.clippingEveryFragment(options))
+            let clipped = try BenchmarkProbes.renderClippingEveryFragment(scene, size: CGSize(width: 400, height: 400),
+                                                                          options: options)
             try Probe.save(filled, "fragment-fill-\(rounded ? "rounded" : "square")-\(options.antialias).png")
             try Probe.save(clipped, "fragment-clip-\(rounded ? "rounded" : "square")-\(options.antialias).png")
             let d = try Self.difference(filled, clipped)

@@ -1,3 +1,4 @@
+import Foundation
 import Origami
 
 /// Entry points into the renderer's internals for the benchmark suite (`Benchmarks/`), which times the depth
@@ -23,12 +24,13 @@ import Origami
         return BSPTree(input) { (0, $0) }.backToFront().map { ($0.member, $0.points) }
     }
 
-    /// `options` with every fragment of a split plane drawn through a hard clip and the whole face, as before
-    /// issue 20: the reference the fragment fill is compared against (benchmarks and tests).
-    public static func clippingEveryFragment(_ options: RenderOptions) -> RenderOptions {
-        var o = options
-        o.clipsEveryFragment = true
-        return o
+    /// `root` rendered with every fragment of a split plane drawn through a hard clip and the whole face, as before
+    /// issue 20: the reference the fragment fill is compared against (benchmarks and tests). (A flag on
+    /// `Renderer`'s internal path, not a `RenderOptions` field: a stored property added to `RenderOptions` made the
+    /// serve tests abort in the concurrency runtime, "freed pointer was not the last allocation".)
+    public static func renderClippingEveryFragment(_ root: Layer, size: CGSize, options: RenderOptions) throws -> RenderedImage {
+        try Renderer.rendered(RenderTree(root: root, limits: options.limits), size: size, options: options,
+                              clipsEveryFragment: true)
     }
 
     /// The BSP fragments of the root's scene (the first member's sublayer scene, as `Scenes` builds it) in the

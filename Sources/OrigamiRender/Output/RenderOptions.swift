@@ -86,9 +86,6 @@ public struct RenderOptions: Hashable, Sendable {
     public var pngCompression: PNGCompression
     /// Canvas, tree, text and image limits, checked before anything is allocated for a render.
     public var limits: RenderLimits
-    /// Draws every fragment of a split plane as the renderer did before issue 20: a hard clip to the fragment, the
-    /// whole face redrawn under it. Only for comparing the fragment fill against it (`BenchmarkProbes`).
-    var clipsEveryFragment = false
 
     public init(scale: Double = 1, supersample: Int = 1, background: Color? = nil, sealsEdges: Bool = true,
                 antialias: Antialias = .gray, pngCompression: PNGCompression = .fast, limits: RenderLimits = .default) {

@@ -55,8 +55,8 @@ final class Painter {
                 return EdgeSeal(segment: segment, under: under)
             }
             if pieces[f.member] == 1 {
-                try drawNode(m.node, chain: chain.prepending(Homography(m.transform)), inheritedOpacity: m.inheritedOpacity, shade: m.shade,
-                             filter: filter, sealed: sealed)
+                try drawNode(m.node, chain: chain.prepending(Homography(m.transform)),
+                             inheritedOpacity: m.inheritedOpacity, shade: m.shade, filter: filter, sealed: sealed)
                 continue
             }
             // The fragments of one plane tile it along the split lines through a hard-edged cut (a pixel
@@ -86,15 +86,16 @@ final class Painter {
             }
             try cr.withSavedState {
                 try cr.clip(clip, antialias: false)
-                try drawNode(m.node, chain: chain.prepending(Homography(m.transform)), inheritedOpacity: m.inheritedOpacity, shade: m.shade,
-                             filter: filter, sealed: sealed)
+                try drawNode(m.node, chain: chain.prepending(Homography(m.transform)),
+                             inheritedOpacity: m.inheritedOpacity, shade: m.shade, filter: filter, sealed: sealed)
             }
         }
     }
 
-    /// A face whose whole drawing is one opaque fill of a plain colour over a convex outline: no contents, text,
+    /// A face whose whole drawing is one fill of a plain colour over a convex outline: no contents, text,
     /// sublayers, border, shading, group opacity or mask. `drawNode` would fill `outline` with `color` and nothing
-    /// else, so a fragment of it is that fill cut to the fragment.
+    /// else, so a fragment of it is that fill cut to the fragment. (A sealed fragment, whose fill reaches under a
+    /// later face, keeps the clip path.)
     struct PlainFace {
         let color: (r: Double, g: Double, b: Double, a: Double)
         /// Device space, convex.
