@@ -58,8 +58,11 @@ let package = Package(
         // Fixtures gives them the tests' book cube (not TestSupport: that links Swift Testing, whose debug info
         // valgrind cannot read, and callgrind counts are how these benchmarks compare implementations).
         .executableTarget(name: "OrigamiBenchmarks",
-                          dependencies: ["Origami", "OrigamiRender", "OrigamiScene", "OrigamiServe", "CCairo", "Fixtures"],
+                          dependencies: ["Origami", "OrigamiRender", "OrigamiScene", "OrigamiServe", "CCairo", "Fixtures",
+                                         "CBenchBSP"],
                           path: "Benchmarks/OrigamiBenchmarks"),
+        // The BSP rows' baseline: the renderer's depth sort written as plain C on flat arrays.
+        .target(name: "CBenchBSP", path: "Benchmarks/CBenchBSP", cSettings: [.unsafeFlags(["-O2"])]),
         // The book's cube and other scenes shared by the tests and the benchmarks (no test framework).
         .target(name: "Fixtures", dependencies: ["Origami"], path: "Tests/Fixtures"),
         .target(name: "OrigamiTesting", dependencies: ["Origami", "OrigamiRender", "OrigamiScene"]),

@@ -3,6 +3,7 @@ import Synchronization
 import Origami
 import Fixtures
 @_spi(Benchmarks) import OrigamiRender
+import CBenchBSP
 
 /// Geometry: each library call against the same arithmetic written out by hand.
 enum GeometryBenchmarks {
@@ -267,18 +268,22 @@ enum GeometryBenchmarks {
         let cubeTree = try RenderTree(root: try BookCube(faceColors: Scenes.faceColors).container)
         let cubeFaces = BenchmarkProbes.scenePolygons(cubeTree.members[0].node.members)
         for (label, polygons) in [("BSP of the cube's 6 faces", cubeFaces), ("BSP of 32 random intersecting quads", Scenes.randomQuads(32))] {
-            let simd = polygons.enumerated().map { ($0, $1.map { SIMD3($0.x, $0.y, $0.z) }) }
-            let fragments = BenchmarkProbes.backToFront(polygons).count
-            var check: [MiniBSP.Polygon] = []
-            MiniBSP.backToFront(simd, into: &check)
-            h.row(group, label, baseline: "hand: minimal recursive BSP",
-                  note: "\(polygons.count) → \(fragments) fragments (hand: \(check.count))") {
+            // The C baseline's input: every corner end to end, polygon i at start[i] ..< start[i + 1].
+            let flat = opaque(polygons.flatMap { $0.flatMap { [$0.x, $0.y, $0.z] } })
+            let start = opaque(polygons.reduce(into: [Int32(0)]) { $0.append($0[$0.count - 1] + Int32($1.count)) })
+            var output = cbsp_output()
+            defer { cbsp_free(&output) }
+            let reference = Int(cbsp_back_to_front(flat, start, Int32(polygons.count), 1e-3, &output))
+            let fragments = BenchmarkProbes.backToFront(polygons)
+            // The same fragments, in the same order, from the same polygons: the two sorts do the same work.
+            let same = fragments.count == reference && fragments.enumerated().allSatisfy { k, f in
+                Int(output.polygon[k]) == f.polygon && f.points.count == Int(output.start[k + 1] - output.start[k])
+            }
+            h.row(group, label, baseline: "C: the same BSP on flat arrays (CBenchBSP)", target: "≤ 3×",
+                  note: "\(polygons.count) → \(fragments.count) fragments (C: \(reference), \(same ? "the same" : "DIFFERENT"))") {
                 blackHole(BenchmarkProbes.backToFront(polygons))
             } against: {
-                var out: [MiniBSP.Polygon] = []
-                out.reserveCapacity(simd.count * 2)
-                MiniBSP.backToFront(simd, into: &out)
-                blackHole(out)
+                blackHole(cbsp_back_to_front(flat, start, Int32(polygons.count), 1e-3, &output))
             }
         }
         for cubes in [10, 100, 1000] {

@@ -1,6 +1,6 @@
 import Foundation
 import Origami
-import OrigamiRender
+@_spi(Benchmarks) import OrigamiRender
 import Fixtures
 import OrigamiScene
 
@@ -19,6 +19,17 @@ enum Profile {
         case "lattice":
             let lattice = try Scenes.lattice(cubes: 1000)
             for _ in 0..<iterations { blackHole(try Renderer.render(lattice, size: Scenes.canvas, options: options)) }
+        case "planes-count":
+            for n in [50, 200, 500] { print(n, try RenderBenchmarks.fragmentPolygons(try Scenes.crossingPlanes(n)).count) }
+        case "planes50", "planes200", "planes500", "planes50-clip", "planes200-clip", "planes500-clip":
+            // `-clip`: every fragment through a hard clip and the whole face, as before issue 20.
+            let parts = name.dropFirst(6).split(separator: "-")
+            let scene = try Scenes.crossingPlanes(Int(parts[0]) ?? 50)
+            let (size, options) = (RenderBenchmarks.planesCanvas, RenderBenchmarks.planesOptions)
+            for _ in 0..<iterations {
+                blackHole(parts.count > 1 ? try BenchmarkProbes.renderClippingEveryFragment(scene, size: size, options: options)
+                          : try Renderer.render(scene, size: size, options: options))
+            }
         case "png-flat", "png-image":
             let cube = name == "png-flat"
                 ? try BookCube(faceColors: Scenes.faceColors, lighting: Lighting.book).container
@@ -80,8 +91,9 @@ enum Profile {
             let (root, leaf, _) = try GeometryBenchmarks.conversionChain()
             for _ in 0..<iterations * 1000 { blackHole(root.convert(opaque(CGPoint(x: 20, y: 30)), from: leaf)) }
         default:
-            throw BenchError("unknown profile \(name): flat, image, lattice, png-flat, png-image, hit-tree, "
-                             + "hit-frontmost, hitmap, frame, convert, freeze, freeze-animated, turntable, turntable-serial")
+            throw BenchError("unknown profile \(name): flat, image, lattice, planes50/200/500[-clip], planes-count, png-flat, "
+                             + "png-image, hit-tree, hit-frontmost, hitmap, frame, convert, freeze, freeze-animated, turntable, "
+                             + "turntable-serial")
         }
     }
 }

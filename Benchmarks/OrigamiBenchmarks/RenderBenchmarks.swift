@@ -43,6 +43,67 @@ enum RenderBenchmarks {
         } against: {
             blackHole(try rawCairoFill(latticePolygons))
         }
+        try crossingPlanes(h)
+    }
+
+    // MARK: - Crossing planes
+
+    /// Issue 20 item 1: `count` mutually crossing coloured squares at 800×800 (400 points at scale 2), against raw
+    /// Cairo filling the same BSP fragments' polygons with the same colours in the same order; the peak memory of
+    /// one render in a fresh child.
+    static let planesOptions = RenderOptions(scale: 2, background: Scenes.background)
+    static let planesCanvas = CGSize(width: 400, height: 400)
+
+    static func crossingPlanes(_ h: Harness) throws {
+        let group = "rendering"
+        for count in [50, 200, 500] {
+            let name = "\(count) crossing planes, 800²"
+            guard h.wants(group, name) || (count == 50 && h.wants(group, "clip")) else { continue }
+            let scene = opaque(try Scenes.crossingPlanes(count))
+            let polygons = try fragmentPolygons(scene)
+            let child = try spawnPlanes(count)
+            try h.row(group, name, baseline: "raw Cairo: fill the \(polygons.count) BSP fragments' polygons", target: count == 200 ? "≤ 1.5×" : "",
+                      note: "\(count) → \(polygons.count) fragments; peak RSS \(child.rssKiB / 1024) MiB\(count == 500 ? " (target ≤ 150 MiB)" : "")",
+                      samples: count >= 500 ? 3 : count >= 200 ? 7 : nil) {
+                blackHole(try Renderer.render(scene, size: planesCanvas, options: planesOptions))
+            } against: {
+                blackHole(try rawCairoFill(polygons, pixels: 800))
+            }
+            if count == 50 {
+                try h.row(group, "50 crossing planes, 800², fragment fill", baseline: "the same through a hard clip per fragment (before issue 20)",
+                          samples: 7) {
+                    blackHole(try Renderer.render(scene, size: planesCanvas, options: planesOptions))
+                } against: {
+                    blackHole(try BenchmarkProbes.renderClippingEveryFragment(scene, size: planesCanvas, options: planesOptions))
+                }
+            }
+        }
+    }
+
+    /// The fragments of the crossing planes' scene in device pixels, in the painter's order, each with its plane's
+    /// colour.
+    static func fragmentPolygons(_ scene: Layer) throws -> [RawPolygon] {
+        let tree = try RenderTree(root: scene)
+        guard let container = tree.members.first else { throw BenchError("no container") }
+        let s = planesOptions.scale
+        return BenchmarkProbes.fragments(container.node.members).map { f in
+            let c = container.node.members[f.member].node.backgroundColor ?? .gray
+            return RawPolygon(points: f.points.map { ($0.x * s, $0.y * s) }, color: (c.red, c.green, c.blue))
+        }
+    }
+
+    /// The child's work: one render of `count` crossing planes; prints "wall-ms peak-RSS-KiB".
+    static func planesChild(_ count: Int) throws {
+        let scene = try Scenes.crossingPlanes(count)
+        let t = try ContinuousClock().measure {
+            blackHole(try Renderer.render(scene, size: planesCanvas, options: planesOptions).pixels.count)
+        }
+        print(milliseconds(t), try SweepBenchmarks.peakResidentKiB())
+    }
+
+    static func spawnPlanes(_ count: Int) throws -> (ms: Double, rssKiB: Int) {
+        let fields = try SweepBenchmarks.childNumbers(["--planes-child", String(count)], count: 2, what: "planes child")
+        return (fields[0], Int(fields[1]))
     }
 
     // MARK: - Raw Cairo
@@ -68,8 +129,8 @@ enum RenderBenchmarks {
     }
 
     /// A 1024² ARGB32 surface, the background painted, each polygon filled (antialiased), flushed.
-    static func rawCairoFill(_ polygons: [RawPolygon]) throws -> Int {
-        let n = Int32(Scenes.pixels)
+    static func rawCairoFill(_ polygons: [RawPolygon], pixels: Int = Scenes.pixels) throws -> Int {
+        let n = Int32(pixels)
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, n, n) else { throw BenchError("surface") }
         defer { cairo_surface_destroy(surface) }
         guard let cr = cairo_create(surface) else { throw BenchError("context") }
@@ -85,7 +146,7 @@ enum RenderBenchmarks {
             cairo_fill(cr)
         }
         cairo_surface_flush(surface)
-        return Int(cairo_image_surface_get_data(surface)?[4 * 512 * 1024 + 2048] ?? 0)
+        return Int(cairo_image_surface_get_data(surface)?[4 * (pixels / 2) * pixels + 2 * pixels] ?? 0)
     }
 
     // MARK: - Image faces

@@ -50,6 +50,32 @@ enum Scenes {
         return container
     }
 
+    /// `count` coloured 175-point squares about the centre of a 400-point container with perspective 800, each
+    /// turned about its own random axis and placed at random within 90 points of the centre: most pairs cross, so
+    /// the BSP cuts them into many fragments (issue 20's crossing planes, rendered at 800×800).
+    static func crossingPlanes(_ count: Int, seed: UInt64 = 20) throws -> Layer {
+        let container = Layer()
+        container.bounds = CGRect(x: 0, y: 0, width: 400, height: 400)
+        container.position = CGPoint(x: 200, y: 200)
+        var perspective = Transform3D.identity
+        perspective.m34 = -1.0 / 800
+        container.sublayerTransform = perspective
+        var rng = SplitMix(seed)
+        for i in 0..<count {
+            let plane = Layer()
+            plane.bounds = CGRect(x: 0, y: 0, width: 175, height: 175)
+            plane.position = CGPoint(x: 200 + rng.next(-90, 90), y: 200 + rng.next(-90, 90))
+            plane.zPosition = rng.next(-90, 90)
+            plane.transform = Transform3D(rotationAngle: rng.next(0, .pi), x: rng.next(-1, 1), y: rng.next(-1, 1),
+                                          z: rng.next(-0.3, 0.3))
+            let hue = Double(i) / Double(max(1, count))
+            plane.backgroundColor = Color(red: 0.5 + 0.45 * cos(2 * .pi * hue), green: 0.5 + 0.45 * cos(2 * .pi * (hue - 1.0 / 3)),
+                                          blue: 0.5 + 0.45 * cos(2 * .pi * (hue - 2.0 / 3)))
+            try container.addSublayer(plane)
+        }
+        return container
+    }
+
     /// A 256×256 opaque test card: smooth gradients with a grid, so bilinear sampling has real work to do.
     static func testImage(_ seed: Int) -> Bitmap {
         let n = 256

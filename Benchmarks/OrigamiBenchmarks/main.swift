@@ -21,6 +21,10 @@ do {
         try ImageBenchmarks.child(scene: scene, mode: option(scene) ?? "render")
         exit(0)
     }
+    if let count = option("--planes-child") {
+        try RenderBenchmarks.planesChild(Int(count) ?? 50)
+        exit(0)
+    }
     if let name = option("--profile") {
         // For perf/callgrind: one subject in a loop, no baseline, no set-up of the other benchmarks.
         try Profile.run(name, iterations: Int(option("--iterations") ?? "") ?? 50)

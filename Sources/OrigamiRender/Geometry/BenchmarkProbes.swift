@@ -1,3 +1,4 @@
+import Foundation
 import Origami
 
 /// Entry points into the renderer's internals for the benchmark suite (`Benchmarks/`), which times the depth
@@ -21,5 +22,20 @@ import Origami
     public static func backToFront(_ polygons: [[Vector3]]) -> [(polygon: Int, points: [Vector3])] {
         let input = polygons.enumerated().map { ScenePolygon(points: $1, member: $0) }
         return BSPTree(input) { (0, $0) }.backToFront().map { ($0.member, $0.points) }
+    }
+
+    /// `root` rendered with every fragment of a split plane drawn through a hard clip and the whole face, as before
+    /// issue 20: the reference the fragment fill is compared against (benchmarks and tests). (A flag on
+    /// `Renderer`'s internal path, not a `RenderOptions` field: a stored property added to `RenderOptions` made the
+    /// serve tests abort in the concurrency runtime, "freed pointer was not the last allocation".)
+    public static func renderClippingEveryFragment(_ root: Layer, size: CGSize, options: RenderOptions) throws -> RenderedImage {
+        try Renderer.rendered(RenderTree(root: root, limits: options.limits), size: size, options: options,
+                              clipsEveryFragment: true)
+    }
+
+    /// The BSP fragments of the root's scene (the first member's sublayer scene, as `Scenes` builds it) in the
+    /// painter's order, in that member's bounds space after the divide (z dropped), with their member indices.
+    public static func fragments(_ members: [RenderMember]) -> [(member: Int, points: [(x: Double, y: Double)])] {
+        Painter.depthOrder(members).map { f in (f.member, f.points.map { ($0.x, $0.y) }) }
     }
 }

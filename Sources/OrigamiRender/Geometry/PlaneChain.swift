@@ -31,21 +31,41 @@ struct PlaneChain: Sendable {
     /// Half the side of the square Cairo's 24.8 fixed point holds with room to spare.
     static let cairoRange = 4_000_000.0
 
+    /// The product of the levels scaled to m33 = 1, when none has perspective (each level's w column is
+    /// (0, 0, positive)): a ring within the viewport then maps point by point, as the homogeneous path would map it
+    /// (to rounding), without its clips.
+    private let affine: Matrix3?
+
     /// A chain that clips to the visible `canvas` (device units), enlarged by `viewportMargin`.
     init(_ levels: [Homography], canvas: PlaneRect) {
-        self.levels = levels
         let m = Self.viewportMargin
-        viewport = PlaneRect(minX: canvas.minX - m, minY: canvas.minY - m, maxX: canvas.maxX + m, maxY: canvas.maxY + m)
+        self.init(levels: levels,
+                  viewport: PlaneRect(minX: canvas.minX - m, minY: canvas.minY - m, maxX: canvas.maxX + m, maxY: canvas.maxY + m))
     }
 
     /// A chain that only keeps device geometry within Cairo's range.
     init(_ levels: [Homography]) {
-        self.levels = levels
         let r = Self.cairoRange
-        viewport = PlaneRect(minX: -r, minY: -r, maxX: r, maxY: r)
+        self.init(levels: levels, viewport: PlaneRect(minX: -r, minY: -r, maxX: r, maxY: r))
     }
 
-    private init(levels: [Homography], viewport: PlaneRect) { self.levels = levels; self.viewport = viewport }
+    private init(levels: [Homography], viewport: PlaneRect) {
+        self.levels = levels; self.viewport = viewport
+        affine = Self.affineProduct(levels)
+    }
+
+    private static func affineProduct(_ levels: [Homography]) -> Matrix3? {
+        var product: Homography?
+        for h in levels {
+            let m = h.matrix
+            guard m.m13 == 0, m.m23 == 0, m.m33 > 0 else { return nil }
+            product = product.map { $0.concatenating(h) } ?? h
+        }
+        guard let m = product?.matrix, m.m33 > 0, m.m33.isFinite else { return nil }
+        let k = m.m33
+        return Matrix3(m11: m.m11 / k, m12: m.m12 / k, m13: 0, m21: m.m21 / k, m22: m.m22 / k, m23: 0,
+                       m31: m.m31 / k, m32: m.m32 / k, m33: 1)
+    }
 
     /// A plane seen through `h` first, then through this chain.
     func prepending(_ h: Homography) -> PlaneChain { PlaneChain(levels: [h] + levels, viewport: viewport) }
@@ -59,6 +79,23 @@ struct PlaneChain: Sendable {
     /// the eye within the viewport.
     /// A ring with a coordinate that is not finite, or that overflows on the way, draws nothing.
     func map(_ ring: Ring) -> Ring {
+        if let m = affine {
+            var out: Ring = []
+            out.reserveCapacity(ring.count)
+            var inside = true
+            for p in ring {
+                let q = PlanePoint(p.x * m.m11 + p.y * m.m21 + m.m31, p.x * m.m12 + p.y * m.m22 + m.m32)
+                guard q.x >= viewport.minX, q.x <= viewport.maxX, q.y >= viewport.minY, q.y <= viewport.maxY else {
+                    inside = false
+                    break
+                }
+                if out.last != q { out.append(q) }
+            }
+            if inside {
+                if out.count > 1, out.first == out.last { out.removeLast() }
+                return out.count >= 3 ? out : []
+            }
+        }
         var r = ring.map { HomogeneousPoint(x: $0.x, y: $0.y, w: 1) }
         for h in levels {
             r = Self.map(r, through: h)

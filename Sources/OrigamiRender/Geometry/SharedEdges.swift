@@ -75,18 +75,23 @@ struct SharedEdges {
         for (f, fragment) in fragments.enumerated() {
             let pts = fragment.points
             let whole = pieces[fragment.member] == 1
+            // Per corner of a split member's fragment: whether the edge from it lies on the polygon's boundary.
+            var onBoundary: [Bool] = []
             if !whole, let own = polygons[fragment.member] {
                 // A fragment lies inside its convex polygon: an edge on one of the polygon's edge lines is on its
                 // boundary. (Only split members are clipped to their fragments, so only they need these.)
+                onBoundary.reserveCapacity(pts.count)
                 for i in pts.indices {
                     let a = pts[i], b = pts[(i + 1) % pts.count]
-                    guard a != b, Self.liesOnBoundary(a, b, of: own.points) else { continue }
-                    outer[f].append(PlaneSegment(a: PlanePoint(a.x, a.y), b: PlanePoint(b.x, b.y)))
+                    let on = a != b && Self.liesOnBoundary(a, b, of: own.points)
+                    onBoundary.append(on)
+                    if on { outer[f].append(PlaneSegment(a: PlanePoint(a.x, a.y), b: PlanePoint(b.x, b.y))) }
                 }
             }
             guard sealable(fragment.member) else { continue }
             var ring = pts
-            if let shape = outline(fragment.member), shape.count >= 3 {
+            let shape = outline(fragment.member)
+            if let shape, shape.count >= 3 {
                 ring = whole ? shape : Self.clip(shape, to: fragment)
                 guard ring.count >= 3 else { continue }
                 let c = ring.reduce(Vector3.zero, +) / Double(ring.count)
@@ -95,8 +100,8 @@ struct SharedEdges {
             for i in ring.indices {
                 let a = ring[i], b = ring[(i + 1) % ring.count]
                 // A split member's edges along split lines are not its own: they are cut hard (see `outer`).
-                guard a != b, whole || outline(fragment.member) != nil
-                        || polygons[fragment.member].map({ Self.liesOnBoundary(a, b, of: $0.points) }) ?? true
+                guard a != b, whole || shape != nil
+                        || (onBoundary.isEmpty ? polygons[fragment.member] == nil : onBoundary[i])
                 else { continue }
                 edges.append(Edge(fragment: f, a: a, b: b))
             }

@@ -19,7 +19,10 @@ public enum Renderer {
         try RenderError.typed("render") { try rendered(tree, size: size, options: options) }
     }
 
-    private static func rendered(_ tree: RenderTree, size: CGSize, options: RenderOptions) throws -> RenderedImage {
+    /// `clipsEveryFragment`: every fragment of a split plane drawn through a hard clip and the whole face, as before
+    /// issue 20 (`BenchmarkProbes`: the reference the fragment fill is compared against).
+    static func rendered(_ tree: RenderTree, size: CGSize, options: RenderOptions,
+                         clipsEveryFragment: Bool = false) throws -> RenderedImage {
         let (width, height) = try pixelSize(size, options: options)
         let n = options.supersample
         // The frame's array (and the supersampled surface) would trap, not throw, when memory is short.
@@ -29,12 +32,14 @@ public enum Renderer {
                                             + "(\(MemoryProbe.describe(bytes: frameBytes + surfaceBytes)))")
         }
         if n == 1 {
-            let pixels = try renderInPlace(tree, size: size, width: width, height: height, options: options)
+            let pixels = try renderInPlace(tree, size: size, width: width, height: height, options: options,
+                                           clipsEveryFragment: clipsEveryFragment)
             return RenderedImage(width: width, height: height, pixels: pixels, tree: tree, size: size, options: options)
         }
         let surface = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: width * n, height: height * n)
         let cr = try CairoContext(surface)
-        try paint(tree, into: cr, deviceScale: options.scale * Double(n), size: size, options: options, pixel: Double(n))
+        try paint(tree, into: cr, deviceScale: options.scale * Double(n), size: size, options: options, pixel: Double(n),
+                  clipsEveryFragment: clipsEveryFragment)
         surface.flush()
         let pixels = try downsample(surface, factor: n, width: width, height: height)
         return RenderedImage(width: width, height: height, pixels: pixels, tree: tree, size: size, options: options)
@@ -80,7 +85,7 @@ public enum Renderer {
     /// Without supersampling Cairo paints straight into the array the image keeps (ARGB32's stride is 4·width),
     /// so no copy of the frame is made.
     static func renderInPlace(_ tree: RenderTree, size: CGSize, width: Int, height: Int,
-                              options: RenderOptions) throws -> [UInt32] {
+                              options: RenderOptions, clipsEveryFragment: Bool = false) throws -> [UInt32] {
         let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
         guard stride == 4 * width else { throw RenderError.invalidCanvas("unexpected stride \(stride) for \(width) pixels") }
         var pixels = [UInt32](repeating: 0, count: width * height)
@@ -92,7 +97,8 @@ public enum Renderer {
             // Finishing detaches Cairo from the array before the closure returns, whatever still holds the surface.
             defer { try? surface.finish() }
             let cr = try CairoContext(surface)
-            try paint(tree, into: cr, deviceScale: options.scale, size: size, options: options, pixel: 1)
+            try paint(tree, into: cr, deviceScale: options.scale, size: size, options: options, pixel: 1,
+                      clipsEveryFragment: clipsEveryFragment)
             surface.flush()
         }
         return pixels
@@ -101,7 +107,7 @@ public enum Renderer {
     /// Paints the canvas: background, then the root's scene. `deviceScale` is device units per point, `pixel`
     /// device units per output pixel (the supersampling factor).
     static func paint(_ tree: RenderTree, into cr: CairoContext, deviceScale: Double, size: CGSize,
-                      options: RenderOptions, pixel: Double) throws {
+                      options: RenderOptions, pixel: Double, clipsEveryFragment: Bool = false) throws {
         cr.setAntialias(options.antialias)
         let visible = PlaneRect(minX: 0, minY: 0, maxX: Double(size.width) * deviceScale,
                                 maxY: Double(size.height) * deviceScale)
@@ -113,7 +119,7 @@ public enum Renderer {
         let device = Homography(Matrix3(m11: deviceScale, m12: 0, m13: 0, m21: 0, m22: deviceScale, m23: 0,
                                         m31: 0, m32: 0, m33: 1))
         let painter = Painter(cr, visible: visible, pixel: pixel, sealsEdges: options.sealsEdges,
-                              antialias: options.antialias)
+                              antialias: options.antialias, clipsEveryFragment: clipsEveryFragment)
         try painter.drawScene(tree.members, chain: PlaneChain([device], canvas: visible), filter: .identity)
         try cr.check("render")
     }

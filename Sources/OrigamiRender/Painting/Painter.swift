@@ -20,11 +20,15 @@ final class Painter {
     /// Coverage antialiasing, or hard edges throughout (the context's own setting, and image masks).
     let antialias: Antialias
 
+    /// Draws every fragment of a split plane through a hard clip and the whole face (`RenderOptions`).
+    let clipsEveryFragment: Bool
+
     init(_ cr: CairoContext, visible: PlaneRect, pixel: Double = 1, sealsEdges: Bool = true,
-         antialias: Antialias = .gray) {
+         antialias: Antialias = .gray, clipsEveryFragment: Bool = false) {
         self.cr = cr; self.visible = visible; self.pixel = pixel
         self.seal = sealsEdges ? 1.5 * pixel : 0
         self.antialias = antialias
+        self.clipsEveryFragment = clipsEveryFragment
     }
 
     private func source(_ c: Color, _ filter: ColorFilter) {
@@ -48,34 +52,74 @@ final class Painter {
             devicePolygons[f] = ring
             return ring
         }
+        // Per split member, decided once: whether its face is one plain fill (then each fragment is filled, not
+        // clipped) and that fill's colour and device outline.
+        var plain: [PlainFace??] = Array(repeating: nil, count: members.count)
         for (k, f) in fragments.enumerated() {
             let m = members[f.member]
-            let memberChain = chain.prepending(Homography(m.transform))
             var seen = Set<Int>()
             let sealed = edges.sealed[k].filter { seen.insert($0.later).inserted }.compactMap { e -> EdgeSeal? in
                 guard let segment = chain.map(e.segment), let under = devicePolygon(e.later) else { return nil }
                 return EdgeSeal(segment: segment, under: under)
             }
             if pieces[f.member] == 1 {
-                try drawNode(m.node, chain: memberChain, inheritedOpacity: m.inheritedOpacity, shade: m.shade,
-                             filter: filter, sealed: sealed)
-            } else {
-                try cr.withSavedState {
-                    // The fragments of one plane tile it along the split lines through a hard-edged clip (a pixel
-                    // partition: no seam between them); the clip's other edges, the plane's own, are pushed out of
-                    // the way so the face's antialiased outline is what shows there.
-                    let outer = edges.outer[k].compactMap { chain.map($0) }
-                    let clip = chain.map([f.flattened]).map { ring in
-                        ring.offsettingEdges(by: ring.indices.map { i in
-                            outer.contains { $0.isRunAlong(from: ring[i], to: ring[(i + 1) % ring.count],
-                                                           tolerance: Self.deviceTolerance) } ? Self.clipMargin * pixel : 0
-                        })
-                    }
-                    try cr.clip(clip, antialias: false)
-                    try drawNode(m.node, chain: memberChain, inheritedOpacity: m.inheritedOpacity, shade: m.shade,
-                                 filter: filter, sealed: sealed)
-                }
+                try drawNode(m.node, chain: chain.prepending(Homography(m.transform)),
+                             inheritedOpacity: m.inheritedOpacity, shade: m.shade, filter: filter, sealed: sealed)
+                continue
             }
+            // The fragments of one plane tile it along the split lines through a hard-edged cut (a pixel
+            // partition: no seam between them); the cut's other edges, the plane's own, are pushed out of the way
+            // so the face's antialiased outline is what shows there.
+            let outer = edges.outer[k].compactMap { chain.map($0) }
+            let clip = chain.map([f.flattened]).map { ring in
+                ring.offsettingEdges(by: ring.indices.map { i in
+                    outer.contains { $0.isRunAlong(from: ring[i], to: ring[(i + 1) % ring.count],
+                                                   tolerance: Self.deviceTolerance) } ? Self.clipMargin * pixel : 0
+                })
+            }
+            if plain[f.member] == nil {
+                plain[f.member] = clipsEveryFragment ? .some(nil)
+                    : .some(PlainFace(m, chain: chain.prepending(Homography(m.transform)), filter: filter))
+            }
+            if sealed.isEmpty, let face = plain[f.member] ?? nil {
+                // What the clip and the face's fill would leave: the face's antialiased outline cut to the pixels
+                // whose centres the clip holds, one fill.
+                guard let ring = clip.first else { continue }
+                let pixels = ring.pixelCentres(within: visible)
+                let piece = pixels.clipped(toConvex: face.outline)
+                guard piece.count >= 3 else { continue }
+                cr.setColor(face.color)
+                try cr.fill([piece])
+                continue
+            }
+            try cr.withSavedState {
+                try cr.clip(clip, antialias: false)
+                try drawNode(m.node, chain: chain.prepending(Homography(m.transform)),
+                             inheritedOpacity: m.inheritedOpacity, shade: m.shade, filter: filter, sealed: sealed)
+            }
+        }
+    }
+
+    /// A face whose whole drawing is one fill of a plain colour over a convex outline: no contents, text,
+    /// sublayers, border, shading, group opacity or mask. `drawNode` would fill `outline` with `color` and nothing
+    /// else, so a fragment of it is that fill cut to the fragment. (A sealed fragment, whose fill reaches under a
+    /// later face, keeps the clip path.)
+    struct PlainFace {
+        let color: (r: Double, g: Double, b: Double, a: Double)
+        /// Device space, convex.
+        let outline: Ring
+
+        init?(_ m: RenderMember, chain: PlaneChain, filter: ColorFilter) {
+            let node = m.node
+            guard node.contents == nil, node.textRings.isEmpty, node.members.isEmpty, !node.masksToBounds,
+                  node.borderWidth <= 0 || node.borderColor.alpha <= 0 else { return nil }
+            let plan = Plan(node, inheritedOpacity: m.inheritedOpacity, shade: m.shade, filter: filter, seal: false)
+            guard plan.alpha >= 1, plan.shadesGroup == nil, plan.overlay == nil,
+                  case let .color(fill) = plan.background else { return nil }
+            let rings = chain.map(node.outline)
+            guard rings.count == 1, let ring = rings.first, ring.isConvex else { return nil }
+            color = (fill.red, fill.green, fill.blue, fill.alpha)
+            outline = ring
         }
     }
 
