@@ -86,7 +86,7 @@ enum PolyhedronBenchmarks {
         let note = String(format: "scene file %.1f MB: reading it is part of the time", Double(text.utf8.count) / 1_000_000)
         for (command, arguments) in [("render", ["render", scene, "-o", out]), ("inspect", ["inspect", scene])] {
             try h.row(group, "process: origami \(command) of the 20 000-face polyhedron", baseline: "process: /bin/true",
-                  target: "< 2 s wall", note: note, samples: 5) {
+                  target: "≤ 2 s wall", note: note, samples: 5) {
                 try OutputBenchmarks.runProcess(origami, arguments + ["--max-polyhedron-faces", "20000"])
             } against: {
                 try OutputBenchmarks.runProcess("/bin/true", [])

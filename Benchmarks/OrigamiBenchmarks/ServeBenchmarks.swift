@@ -13,7 +13,7 @@ enum ServeBenchmarks {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("origami-serve-bench-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        for (name, text, target) in [("lit book cube (400², Models/lit-cube.yaml)", try litCube(), "< 50 ms"),
+        for (name, text, target) in [("lit book cube (400², Models/lit-cube.yaml)", try litCube(), "≤ 50 ms"),
                                      ("1000 lit cubes (6000 faces, 400²)", lattice(cubes: 1000), "")] {
             let file = folder.appendingPathComponent("scene.yaml")
             try Data(text.utf8).write(to: file)
