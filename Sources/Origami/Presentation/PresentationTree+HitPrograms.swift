@@ -116,7 +116,8 @@ struct HitPrograms {
         let starts = storage.hitMemberStart
         let programs = UnsafeMutablePointer<HitPrograms>.allocate(capacity: 1)
         programs.initialize(to: HitPrograms(
-            treeOrder: frozen(tree.steps), coreAnimation: frozen(ca.steps), slotCount: max(tree.slotCount, ca.slotCount),
+            treeOrder: PresentationTree.Storage.frozen(tree.steps), coreAnimation: PresentationTree.Storage.frozen(ca.steps),
+            slotCount: max(tree.slotCount, ca.slotCount),
             maxMembers: starts.count < 2 ? 0 : (1..<starts.count).map { starts[$0] - starts[$0 - 1] }.max() ?? 0))
         return programs
     }
@@ -125,12 +126,6 @@ struct HitPrograms {
         programs.pointee.treeOrder.deallocate()
         programs.pointee.coreAnimation.deallocate()
         programs.deallocate()
-    }
-
-    private static func frozen(_ steps: [TreeHitProgram.Step]) -> UnsafeBufferPointer<TreeHitProgram.Step> {
-        let buffer = UnsafeMutableBufferPointer<TreeHitProgram.Step>.allocate(capacity: steps.count)
-        _ = buffer.initialize(fromContentsOf: steps)
-        return UnsafeBufferPointer(buffer)
     }
 }
 
@@ -257,12 +252,8 @@ extension PresentationTree {
         let candidates = buffers.candidates, steps = buffers.steps
         var top = 0
         var next: (owner: Int, p: CGPoint)? = (-1, point)
-        // `a` before `b` in the visit: nearer, then higher zPosition, then later in the tree.
         func before(_ a: HitBuffers.Candidate, _ b: HitBuffers.Candidate) -> Bool {
-            let tolerance = 1e-9 * max(1, abs(a.depth), abs(b.depth))
-            if abs(a.depth - b.depth) > tolerance { return a.depth > b.depth }
-            if a.z != b.z { return a.z > b.z }
-            return a.order > b.order
+            Self.precedesInDepthOrder(a.depth, a.z, a.order, b.depth, b.z, b.order)
         }
         while true {
             if let (owner, p) = next {

@@ -196,12 +196,7 @@ extension PresentationTree {
                     candidates.append(QueryScratch.Candidate(node: m, order: order, local: local, depth: q.z,
                                                              z: planes[m].zPosition))
                 }
-                candidates.sort { a, b in
-                    let tolerance = 1e-9 * max(1, abs(a.depth), abs(b.depth))
-                    if abs(a.depth - b.depth) > tolerance { return a.depth > b.depth }
-                    if a.z != b.z { return a.z > b.z }
-                    return a.order > b.order
-                }
+                candidates.sort { a, b in Self.precedesInDepthOrder(a.depth, a.z, a.order, b.depth, b.z, b.order) }
                 // Front to back: each candidate's own scene, then the candidate — pushed in reverse so that they
                 // pop in that order.
                 for c in candidates.reversed() {
@@ -214,6 +209,19 @@ extension PresentationTree {
                 }
             }
         }
+    }
+}
+
+extension PresentationTree {
+    /// Whether a member at (`depth`, `z`, `order`) is visited before another in its context's depth order: nearer
+    /// first (depths within 1e-9, relative, count as equal), then higher zPosition, then later in the tree.
+    @inline(__always)
+    static func precedesInDepthOrder(_ depthA: Double, _ zA: Double, _ orderA: Int,
+                                     _ depthB: Double, _ zB: Double, _ orderB: Int) -> Bool {
+        let tolerance = 1e-9 * max(1, abs(depthA), abs(depthB))
+        if abs(depthA - depthB) > tolerance { return depthA > depthB }
+        if zA != zB { return zA > zB }
+        return orderA > orderB
     }
 }
 

@@ -205,7 +205,7 @@ public struct PresentationTree: Sendable {
         }
 
         /// A copy of `array` in a buffer this storage owns (plain data: nothing to deinitialize).
-        private static func frozen<T>(_ array: [T]) -> UnsafeBufferPointer<T> {
+        static func frozen<T>(_ array: [T]) -> UnsafeBufferPointer<T> {
             let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: array.count)
             _ = buffer.initialize(fromContentsOf: array)
             return UnsafeBufferPointer(buffer)
