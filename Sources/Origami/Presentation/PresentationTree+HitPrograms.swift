@@ -63,7 +63,7 @@ struct TreeHitProgram: Sendable {
 
     /// `order`: `childList` or `childListByZ`, whose ranges the walk pops from the back.
     init(planes: UnsafeBufferPointer<PresentationTree.Plane>, order: UnsafeBufferPointer<Int>, policy: HitTestPolicy) {
-        enum Work { case node(Int, input: Int32, depth: Int32), close(enter: Int, output: Int32) }
+        enum Work { case node(Int, input: Int32, depth: Int32), close(enter: Int) }
         var steps: [Step] = []
         var slots: Int32 = 1
         var work: [Work] = planes.isEmpty ? [] : [.node(0, input: 0, depth: 0)]
@@ -82,10 +82,10 @@ struct TreeHitProgram: Sendable {
                 guard let map = plane.fromOwner else { continue }
                 let output = depth + 1
                 slots = max(slots, output + 1)
-                work.append(.close(enter: steps.count, output: output))
+                work.append(.close(enter: steps.count))
                 steps.append(Step(kind: .enter, plane: plane, node: i, input: input, output: output, map: map))
                 for c in children { work.append(.node(c, input: output, depth: output)) }
-            case let .close(enter, output):
+            case let .close(enter):
                 if steps.count == enter + 1 {
                     steps[enter].kind = .leaf
                 } else {
