@@ -1,8 +1,9 @@
-/// A small deterministic generator (SplitMix64), so "random" inputs are the same in every run: the tests' random
-/// trees and the benchmarks' random quads.
-public struct SplitMix {
+/// A small deterministic generator (SplitMix64), so "random" inputs are the same in every run and a failure can be
+/// replayed: the tests' random trees, edges and transforms (also as `SeededGenerator`) and the benchmarks' quads.
+public struct SplitMix: RandomNumberGenerator, Sendable {
     public var state: UInt64
     public init(_ seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -1,23 +1,12 @@
 import Foundation
 import Origami
 import Testing
+import TestSupport
 @testable import OrigamiRender
 
 /// The pre-filters that keep sealing near linear for big solids must never drop a pair the exact tests accept:
 /// they are checked here against the plain all-pairs loops they replace, on crowded random input.
 @Suite struct SealCandidateTests {
-    /// A deterministic generator (SplitMix64), so a failure can be replayed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Pieces of a few lines (collinear within rounding, overlapping or touching), near-parallel neighbours a
     /// hair off those lines, short edges and random ones: what a big solid's cap and sides put in one cell.
     static func crowdedEdges(_ g: inout SplitMix) -> [(a: Vector3, b: Vector3)] {
@@ -47,7 +36,7 @@ import Testing
 
     @Test(arguments: 0..<8 as Range<UInt64>)
     func candidatesHoldEveryOverlappingPair(seed: UInt64) {
-        var g = SplitMix(state: seed)
+        var g = SplitMix(seed)
         let edges = Self.crowdedEdges(&g)
         let centre = Vector3(150, 150, 0)
         var found = Set<[Int]>()
@@ -73,7 +62,7 @@ import Testing
 
     @Test(arguments: 0..<8 as Range<UInt64>)
     func sealGridFindsWhatTheFilterFinds(seed: UInt64) {
-        var g = SplitMix(state: seed)
+        var g = SplitMix(seed)
         func r(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &g) }
         // A many-sided ring (a cap) and seals along some of its edges, split into pieces, plus stray seals.
         let n = 400
