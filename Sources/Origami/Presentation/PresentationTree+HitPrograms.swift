@@ -31,17 +31,15 @@ struct TreeHitProgram: Sendable {
         var next: Int32
         /// Owner plane → layer plane (`Plane.fromOwner`, never nil here).
         let map: Homography
-        /// `Plane.contains` on the layer's own plane, kept here so a step reads one record.
-        let minX: Double, minY: Double, maxX: Double, maxY: Double
-        let contentFlipped: Bool
+        /// The plane's bounds, kept here so a step reads one record.
+        let bounds: PresentationTree.ContentBounds
         /// A face with an outline: inside the bounds is not enough (`containsTouch`).
         let hasOutline: Bool
 
         init(kind: Kind, plane: PresentationTree.Plane, node: Int, input: Int32, output: Int32, map: Homography) {
             self.kind = kind; masksToBounds = plane.masksToBounds
             self.node = Int32(node); self.input = input; self.output = output; next = 0; self.map = map
-            minX = plane.minX; minY = plane.minY; maxX = plane.maxX; maxY = plane.maxY
-            contentFlipped = plane.contentFlipped; hasOutline = !plane.outline.isEmpty
+            bounds = plane.bounds; hasOutline = !plane.outline.isEmpty
         }
 
         func with(kind: Kind) -> Step {
@@ -50,11 +48,7 @@ struct TreeHitProgram: Sendable {
             return s
         }
 
-        @inline(__always) func contains(_ p: CGPoint) -> Bool {
-            let x = Double(p.x), y = Double(p.y)
-            guard x >= minX && x < maxX else { return false }
-            return contentFlipped ? y > minY && y <= maxY : y >= minY && y < maxY
-        }
+        @inline(__always) func contains(_ p: CGPoint) -> Bool { bounds.contains(p) }
     }
 
     let steps: [Step]

@@ -111,8 +111,8 @@ public struct PresentationTree: Sendable {
         let masksToBounds: Bool
         let isDoubleSided: Bool
         let zPosition: Double
-        /// The bounds (standardised), for `contains` without reading the node.
-        let minX: Double, minY: Double, maxX: Double, maxY: Double
+        /// The bounds (standardised) in the content space, for `contains` without reading the node.
+        let bounds: ContentBounds
         /// Where a solid face's outline lies in `outlinePoints`; empty for none.
         let outline: Range<Int>
         /// The context this layer is drawn into: the nearest flattening proper ancestor, or −1 for the root's
@@ -126,7 +126,7 @@ public struct PresentationTree: Sendable {
         let determinant: Double
         /// The layer's content space is its bounds mirrored in y (`LayerGeometry.boundsMirror`):
         /// `toOwner`, `fromOwner` and the local points of queries are in content space.
-        let contentFlipped: Bool
+        var contentFlipped: Bool { bounds.isFlipped }
         /// Whether the layer is a face of its context: a sublayer of a transform layer, or placed by a non-affine
         /// matrix (see `faceNode`).
         let isFacePlane: Bool
@@ -140,17 +140,29 @@ public struct PresentationTree: Sendable {
             !isHidden && allowsHitTesting && (policy == .coreAnimation || opacity >= 0.01)
         }
 
+        func contains(_ p: CGPoint) -> Bool { bounds.contains(p) }
+
+        func boundsPoint(_ p: CGPoint) -> CGPoint { bounds.boundsPoint(p) }
+    }
+
+    /// A layer's bounds as seen from its content space: what a query point is tested against.
+    struct ContentBounds {
+        let minX: Double, minY: Double, maxX: Double, maxY: Double
+        /// The content space is the bounds mirrored in y.
+        let isFlipped: Bool
+
         /// `Layer.contains(_:)`: min edges inside, max edges outside — of the bounds, so in a mirrored content
         /// space the bounds' minY is the content's maxY.
+        @inline(__always)
         func contains(_ p: CGPoint) -> Bool {
             let x = Double(p.x), y = Double(p.y)
             guard x >= minX && x < maxX else { return false }
-            return contentFlipped ? y > minY && y <= maxY : y >= minY && y < maxY
+            return isFlipped ? y > minY && y <= maxY : y >= minY && y < maxY
         }
 
         /// A point of the content space in the bounds space (the mirror is its own inverse).
         func boundsPoint(_ p: CGPoint) -> CGPoint {
-            contentFlipped ? CGPoint(x: p.x, y: CGFloat(minY + maxY) - p.y) : p
+            isFlipped ? CGPoint(x: p.x, y: CGFloat(minY + maxY) - p.y) : p
         }
     }
 
@@ -307,10 +319,11 @@ public struct PresentationTree: Sendable {
                 isTransformLayer: !flattens, isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting,
                 opacity: opacity, masksToBounds: layer.masksToBounds, isDoubleSided: layer.isDoubleSided,
                 zPosition: g.zPosition,
-                minX: Double(b.minX), minY: Double(b.minY), maxX: Double(b.maxX), maxY: Double(b.maxY),
+                bounds: ContentBounds(minX: Double(b.minX), minY: Double(b.minY), maxX: Double(b.maxX), maxY: Double(b.maxY),
+                                      isFlipped: contentFlipped),
                 outline: outline, owner: owner, toOwner: toOwner, fromOwner: plane.inverted(),
                 determinant: owner < 0 && rootSpaceMirrored ? -plane.matrix.determinant : plane.matrix.determinant,
-                contentFlipped: contentFlipped, isFacePlane: isFacePlane, inheritedOpacity: inherited)
+                isFacePlane: isFacePlane, inheritedOpacity: inherited)
             let receives = chainReceives && row.receivesHits(.frontmost)
             nodes.append(Node(
                 name: layer.name, kind: kind, geometry: g, backgroundColor: backgroundColor,
