@@ -18,26 +18,8 @@ struct AnimateCommandTests {
         return folder
     }
 
-    /// A program on this machine's PATH, or nil.
-    private static func tool(_ name: String) -> String? {
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let path = "\(dir)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return nil
-    }
-
     private static func output(_ tool: String, _ arguments: [String]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = arguments
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        String(decoding: try ExternalTool.run(tool, arguments).stdout, as: UTF8.self)
     }
 
     /// Width and height from a PNG's IHDR (bytes 16–23, big-endian).
@@ -51,7 +33,7 @@ struct AnimateCommandTests {
     // MARK: GIF
 
     @Test("a GIF has one image per frame, the canvas size, the delay of the frame rate, and loops",
-          .enabled(if: tool("gifsicle") != nil, "gifsicle is not installed (Debian package gifsicle)"))
+          .enabled(if: ExternalTool.path("gifsicle") != nil, "gifsicle is not installed (Debian package gifsicle)"))
     func gif() throws {
         let folder = try sceneFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -60,7 +42,7 @@ struct AnimateCommandTests {
         #expect(r.stdout == "wrote a.gif (10 frames, 40×30, 10 fps)\n")
         #expect(r.stderr == "")
         #expect(try SpecialFiles.entries(folder) == ["a.gif", "s.yaml"])
-        let info = try Self.output(try #require(Self.tool("gifsicle")), ["--info", folder.appendingPathComponent("a.gif").path])
+        let info = try Self.output(try #require(ExternalTool.path("gifsicle")), ["--info", folder.appendingPathComponent("a.gif").path])
         #expect(info.contains("10 images"))
         #expect(info.contains("logical screen 40x30"))
         #expect(info.contains("loop forever"))
@@ -69,13 +51,13 @@ struct AnimateCommandTests {
     }
 
     @Test("30 fps alternates 3 and 4 centiseconds so six frames last 20 cs",
-          .enabled(if: tool("gifsicle") != nil, "gifsicle is not installed (Debian package gifsicle)"))
+          .enabled(if: ExternalTool.path("gifsicle") != nil, "gifsicle is not installed (Debian package gifsicle)"))
     func thirtyFPS() throws {
         let folder = try sceneFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let r = try OrigamiCommand.run(["animate", "s.yaml", "-o", "a.gif", "--frames", "6", "--fps", "30"], in: folder)
         #expect(r.status == 0, "\(r.stderr)")
-        let info = try Self.output(try #require(Self.tool("gifsicle")), ["--info", folder.appendingPathComponent("a.gif").path])
+        let info = try Self.output(try #require(ExternalTool.path("gifsicle")), ["--info", folder.appendingPathComponent("a.gif").path])
         // Frame k ends at round(100(k+1)/30) cs = 3, 7, 10, 13, 17, 20.
         let delays = info.split(separator: "\n").compactMap { line in
             line.range(of: "delay ").map { String(line[$0.upperBound...]) }
@@ -130,7 +112,7 @@ struct AnimateCommandTests {
     // MARK: ffmpeg
 
     @Test("MP4 and WebM through ffmpeg have every frame; odd sides are padded to even",
-          .enabled(if: tool("ffmpeg") != nil && tool("ffprobe") != nil, "ffmpeg is not installed (Debian package ffmpeg)"),
+          .enabled(if: ExternalTool.path("ffmpeg") != nil && ExternalTool.path("ffprobe") != nil, "ffmpeg is not installed (Debian package ffmpeg)"),
           arguments: [("mp4", "h264"), ("webm", "vp9")])
     func video(_ ext: String, _ codec: String) throws {
         let folder = try sceneFolder("canvas: {size: [41, 31]}\nlayers:\n  - {frame: [10, 5, 20, 20], backgroundColor: red}\n")
@@ -138,7 +120,7 @@ struct AnimateCommandTests {
         let r = try OrigamiCommand.run(["animate", "s.yaml", "-o", "v.\(ext)", "--frames", "7", "--fps", "10"], in: folder)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try SpecialFiles.entries(folder) == ["s.yaml", "v.\(ext)"])
-        let probe = try Self.output(try #require(Self.tool("ffprobe")), [
+        let probe = try Self.output(try #require(ExternalTool.path("ffprobe")), [
             "-v", "error", "-count_frames", "-select_streams", "v:0",
             "-show_entries", "stream=codec_name,width,height,nb_read_frames", "-of", "csv=p=0",
             folder.appendingPathComponent("v.\(ext)").path])

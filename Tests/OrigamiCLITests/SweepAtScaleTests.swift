@@ -23,14 +23,6 @@ struct SweepAtScaleTests {
 
         """
 
-    private static func tool(_ name: String) -> String? {
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let path = "\(dir)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return nil
-    }
-
     /// Width and height from a PNG's IHDR (bytes 16–23, big-endian), read independently of origami.
     private func pngSize(_ url: URL) throws -> (Int, Int) {
         let d = [UInt8](try Data(contentsOf: url).prefix(24))
@@ -39,34 +31,16 @@ struct SweepAtScaleTests {
         return (be(16), be(20))
     }
 
-    /// Every file under `dir` (hidden ones too) with its bytes.
-    private func snapshot(_ dir: URL) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        let enumerator = FileManager.default.enumerator(at: dir, includingPropertiesForKeys: [.isRegularFileKey])
-        while let url = enumerator?.nextObject() as? URL {
-            guard try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true else { continue }
-            files[String(url.path.dropFirst(dir.path.count))] = try Data(contentsOf: url)
-        }
-        return files
-    }
-
     /// An opaque premultiplied ARGB pixel as [r, g, b].
     private func channels(_ p: UInt32) -> [Int] { [Int(p >> 16 & 0xFF), Int(p >> 8 & 0xFF), Int(p & 0xFF)] }
 
     /// The pixel at (x, y) of a PNG as [r, g, b], decoded by ffmpeg: sheets this tall are over what
     /// `Bitmap(contentsOfPNG:)` accepts, and another decoder checks the writer independently.
     private func pixel(_ url: URL, _ x: Int, _ y: Int) throws -> [Int] {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try #require(Self.tool("ffmpeg")))
-        p.arguments = ["-loglevel", "error", "-i", url.path, "-vf", "crop=1:1:\(x):\(y)", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0 && data.count == 3, "ffmpeg read \(data.count) bytes")
-        return data.map(Int.init)
+        let ffmpeg = try ExternalTool.run(try #require(ExternalTool.path("ffmpeg")), [
+            "-loglevel", "error", "-i", url.path, "-vf", "crop=1:1:\(x):\(y)", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        try #require(ffmpeg.status == 0 && ffmpeg.stdout.count == 3, "ffmpeg read \(ffmpeg.stdout.count) bytes")
+        return ffmpeg.stdout.map(Int.init)
     }
 
     // MARK: Contact sheets of any height
@@ -75,7 +49,7 @@ struct SweepAtScaleTests {
     /// drawing surface would be 17924 pixels on a side"). Two columns of 256-pixel cells (the 300-pixel frames
     /// shrink to 256) under labels of two 11-point lines (2 × 11 × 1.3 + 6 = 34.6): 8 + 2 × (256 + 8) = 536
     /// wide, 8 + 60 × (256 + 34.6 + 8) = 17924 tall, rendered a band at a time.
-    @Test(.enabled(if: tool("ffmpeg") != nil, "ffmpeg is not installed (Debian package ffmpeg): it reads the sheet back"))
+    @Test(.enabled(if: ExternalTool.path("ffmpeg") != nil, "ffmpeg is not installed (Debian package ffmpeg): it reads the sheet back"))
     func aSheetTallerThanACanvasIsWritten() throws {
         let dir = try SpecialFiles.folder("origami-sweep-tall")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -107,7 +81,7 @@ struct SweepAtScaleTests {
     /// wide and 8 + 136 × (200 + 34.6 + 8) = 33001.6 → 33002 tall, over 32767. The largest cell that fits is the
     /// largest c with 8 + 136 × (c + 42.6) ≤ 32767: c ≤ 32759 / 136 − 42.6 = 198.27, so 198 (the frames shrink to
     /// 198 × 198): 8 + 2 × 206 = 420 wide, 8 + 136 × 240.6 = 32729.6 → 32730 tall.
-    @Test(.enabled(if: tool("ffmpeg") != nil, "ffmpeg is not installed (Debian package ffmpeg): it reads the sheet back"))
+    @Test(.enabled(if: ExternalTool.path("ffmpeg") != nil, "ffmpeg is not installed (Debian package ffmpeg): it reads the sheet back"))
     func aSheetTallerThanTheLimitGetsSmallerThumbnailsAndSaysSo() throws {
         let dir = try SpecialFiles.folder("origami-sweep-limit")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -153,24 +127,17 @@ struct SweepAtScaleTests {
     /// The README's GNU parallel recipe: four shards into one folder at once, then `--merge`. Every file —
     /// frames, manifest, CSV, JSON, plots and the contact sheet — is byte for byte the unsharded sweep's.
     @Test("GNU parallel runs 4 shards into one folder; merged, they are the unsharded sweep byte for byte",
-          .enabled(if: tool("parallel") != nil, "GNU parallel is not installed (Debian package parallel; `make test` installs it)"))
+          .enabled(if: ExternalTool.path("parallel") != nil, "GNU parallel is not installed (Debian package parallel; `make test` installs it)"))
     func gnuParallelShardsMergeToTheWholeSweep() throws {
         let dir = try SpecialFiles.folder("origami-sweep-parallel")
         defer { try? FileManager.default.removeItem(at: dir) }
         let sharded = dir.appendingPathComponent("sharded"), whole = dir.appendingPathComponent("whole")
         let args = ["sweep", turningCube, "--vary", "yaw=0:150:30", "--vary", "ambient=0.2,0.6", "--scale", "0.5", "--quiet"]
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try #require(Self.tool("parallel")))
-        p.arguments = ["--will-cite", "--halt", "now,fail=1", OrigamiCommand.executable.path] + args
-            + ["-o", sharded.path, "--shard", "{}/4", ":::", "1", "2", "3", "4"]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "\(errors)")
+        let run = try ExternalTool.run(try #require(ExternalTool.path("parallel")),
+                                       ["--will-cite", "--halt", "now,fail=1", OrigamiCommand.executable.path] + args
+                                           + ["-o", sharded.path, "--shard", "{}/4", ":::", "1", "2", "3", "4"])
+        let printed = String(decoding: run.stdout, as: UTF8.self)
+        #expect(run.status == 0, "\(run.stderr)")
         // 12 variants: shard i renders i, i + 4, i + 8.
         for i in 1...4 {
             #expect(printed.contains("rendered 3 of 12 variants into \(sharded.path)/frames\n"), "shard \(i): \(printed)")
@@ -179,7 +146,7 @@ struct SweepAtScaleTests {
         #expect(merge.status == 0, "\(merge.stderr)")
         let single = try OrigamiCommand.run(args + ["-o", whole.path])
         #expect(single.status == 0, "\(single.stderr)")
-        let a = try snapshot(sharded), b = try snapshot(whole)
+        let a = try SpecialFiles.snapshot(sharded), b = try SpecialFiles.snapshot(whole)
         #expect(a.keys.sorted() == b.keys.sorted())
         #expect(a.keys.contains("/sheet.png") && a.keys.contains("/lighting.json") && a.keys.contains("/frames/variant-0012.png"))
         for (name, data) in b { #expect(a[name] == data, "\(name) differs") }

@@ -23,17 +23,6 @@ struct SweepProvenanceTests {
         try OrigamiCommand.run(["sweep", scene, "-o", dir.path] + arguments)
     }
 
-    /// Every file under `dir` (hidden ones too) with its bytes.
-    private func snapshot(_ dir: URL) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        let enumerator = FileManager.default.enumerator(at: dir, includingPropertiesForKeys: [.isRegularFileKey])
-        while let url = enumerator?.nextObject() as? URL {
-            guard try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true else { continue }
-            files[String(url.path.dropFirst(dir.path.count))] = try Data(contentsOf: url)
-        }
-        return files
-    }
-
     private func json(_ url: URL) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
     }
@@ -91,14 +80,14 @@ struct SweepProvenanceTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let first = try sweep(["--scale", "0.25"], into: dir)
         #expect(first.status == 0, "\(first.stderr)")
-        let before = try snapshot(dir)
+        let before = try SpecialFiles.snapshot(dir)
         #expect(before.keys.filter { $0.hasPrefix("/frames/") }.count == 18)
 
         let refused = try sweep(["--scale", "0.25", "--vary", "ambient=0.1,0.2"], into: dir)
         #expect(refused.status == 1)
         #expect(refused.stderr == "error: \(dir.path) holds another sweep (\(nineVariantSummary); 18 frame files); "
             + "pass --force to clear its frames and outputs first, or choose another --output folder\n")
-        #expect(try snapshot(dir) == before)
+        #expect(try SpecialFiles.snapshot(dir) == before)
 
         let forced = try sweep(["--scale", "0.25", "--vary", "ambient=0.1,0.2", "--force"], into: dir)
         #expect(forced.status == 0, "\(forced.stderr)")
@@ -127,11 +116,11 @@ struct SweepProvenanceTests {
         defer { try? FileManager.default.removeItem(at: a); try? FileManager.default.removeItem(at: b) }
         let shard1 = try sweep(["--scale", "0.25", "--vary", "ambient=0.1,0.2", "--shard", "1/2"], into: a)
         #expect(shard1.status == 0, "\(shard1.stderr)")
-        let before = try snapshot(a)
+        let before = try SpecialFiles.snapshot(a)
         let shard2 = try sweep(["--scale", "0.25", "--vary", "ambient=0.3,0.4", "--shard", "2/2"], into: a)
         #expect(shard2.status == 1)
         #expect(shard2.stderr.hasPrefix("error: \(a.path) holds another sweep (\(scene) varying ambient: 2 variants; 2 frame files)"))
-        #expect(try snapshot(a) == before)
+        #expect(try SpecialFiles.snapshot(a) == before)
 
         let elsewhere = try sweep(["--scale", "0.25", "--vary", "ambient=0.3,0.4", "--shard", "2/2"], into: b)
         #expect(elsewhere.status == 0, "\(elsewhere.stderr)")
@@ -215,13 +204,13 @@ struct SweepProvenanceTests {
         try #require(fd >= 0)
         defer { close(fd) }
         try #require(flock(fd, LOCK_SH) == 0)   // as a sweep of the manifest's plan holds it while it renders
-        let before = try snapshot(dir)
+        let before = try SpecialFiles.snapshot(dir)
 
         let other = try sweep(["--scale", "0.25", "--vary", "ambient=0.1", "--force"], into: dir)
         #expect(other.status == 1)
         #expect(other.stderr == "error: another sweep is writing into \(dir.path) (\(nineVariantSummary)); wait for it "
             + "to finish, or choose another --output folder (shards of one sweep may run at once)\n")
-        #expect(try snapshot(dir) == before)
+        #expect(try SpecialFiles.snapshot(dir) == before)
         let merge = try sweep(["--merge"], into: dir)
         #expect(merge.status == 0, "\(merge.stderr)")
 

@@ -16,6 +16,18 @@ public enum SpecialFiles {
         return url
     }
 
+    /// Every file under `dir` (hidden ones too), by its path below `dir`, with its bytes: what a test compares
+    /// to show that nothing in a folder changed.
+    public static func snapshot(_ dir: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(at: dir, includingPropertiesForKeys: [.isRegularFileKey])
+        while let url = enumerator?.nextObject() as? URL {
+            guard try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true else { continue }
+            files[String(url.path.dropFirst(dir.path.count))] = try Data(contentsOf: url)
+        }
+        return files
+    }
+
     /// Every name in `folder`, hidden ones included, sorted.
     public static func entries(_ folder: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
