@@ -5,6 +5,7 @@ import OrigamiRender
 /// A contact sheet of an animation: up to `cells` evenly spaced frames (the first always), each labelled with
 /// its scene time, read from the frames as they are rendered. Only the chosen frames' thumbnails are kept.
 public struct FilmStrip: Sendable {
+    /// The frames the strip is taken from.
     public let range: FrameRange
     /// The frames shown, in order.
     public let frames: [Int]

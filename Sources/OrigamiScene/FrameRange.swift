@@ -7,8 +7,11 @@ import OrigamiRender
 /// A range given by its end covers `[from, to)`: the frames are those before `to`, so a 4-second loop at
 /// 30 fps is 120 frames, the last at 3.967 s, and a looping GIF of a full turn does not show the start twice.
 public struct FrameRange: Hashable, Sendable {
+    /// The scene time of frame 0, in seconds.
     public let from: Double
+    /// Frames per second of scene time.
     public let fps: Double
+    /// How many frames there are (at least 1).
     public let count: Int
 
     /// The most frames an animation may have unless a caller raises it (`--max-frames`).

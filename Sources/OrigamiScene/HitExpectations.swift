@@ -12,6 +12,7 @@ extension HitTestPolicy {
         }
     }
 
+    /// The policy the command line and expectation files call `commandName`, or `nil` for an unknown name.
     public init?(commandName: String) {
         guard let p = Self.allCases.first(where: { $0.commandName == commandName }) else { return nil }
         self = p
@@ -20,6 +21,7 @@ extension HitTestPolicy {
 
 /// What a touch reaches under one policy, as expectation files and reports name it. `layer == nil`: nothing.
 public struct HitAnswer: Hashable, Sendable {
+    /// The layer reached, as `Scene.label(of:)` names it (its name, else its key path); `nil`: nothing is reached.
     public var layer: String?
     /// The face the layer is drawn on, when it is not the layer itself.
     public var face: String?
@@ -28,6 +30,7 @@ public struct HitAnswer: Hashable, Sendable {
     /// The answer's rank in depth order at the point (0: the face seen there).
     public var depthRank: Int?
 
+    /// An answer naming `layer`, and optionally the face, solid and depth rank to compare as well.
     public init(layer: String?, face: String? = nil, solid: String? = nil, depthRank: Int? = nil) {
         self.layer = layer; self.face = face; self.solid = solid; self.depthRank = depthRank
     }
@@ -68,13 +71,16 @@ public struct HitAnswer: Hashable, Sendable {
 ///     coreanimation: null               # nothing is reached
 /// ```
 public struct HitExpectations: Sendable {
+    /// One point of an expectations file and the answers expected there.
     public struct Point: Sendable {
+        /// In the scene's root coordinates (points).
         public var point: CGPoint
         /// Per policy named, in file order.
         public var expected: [(policy: HitTestPolicy, answer: HitAnswer)]
         /// Where the point's entry starts in the file (1-based; 0 when made in code).
         public var line: Int
 
+        /// A point expected to give `expected`; `line` is where its entry starts in the file (0 when made in code).
         public init(point: CGPoint, expected: [(policy: HitTestPolicy, answer: HitAnswer)], line: Int = 0) {
             self.point = point; self.expected = expected; self.line = line
         }
@@ -82,17 +88,25 @@ public struct HitExpectations: Sendable {
 
     /// How messages name the file.
     public var file: String
+    /// The points, in file order.
     public var points: [Point]
 
+    /// Expectations named `file` in messages.
     public init(file: String, points: [Point]) { self.file = file; self.points = points }
 
     /// One checked expectation: where, which policy, what was expected and what the scene answers.
     public struct Outcome: Sendable {
+        /// Where the touch is, in the scene's root coordinates.
         public var point: CGPoint
+        /// Where the point's entry starts in the file (1-based; 0 when made in code).
         public var line: Int
+        /// The policy the expectation is for.
         public var policy: HitTestPolicy
+        /// What the file expects.
         public var expected: HitAnswer
+        /// What the scene answers, every field filled.
         public var actual: HitAnswer
+        /// Whether `actual` has everything `expected` names.
         public var holds: Bool { expected.isMet(by: actual) }
 
         /// `actual` with only the fields `expected` names: what a report shows beside it (a face, solid or
@@ -180,6 +194,8 @@ public struct HitExpectations: Sendable {
         return try decode(text, file: name)
     }
 
+    /// Reads expectations from YAML `text`; `file` names it in messages. Every problem is reported, located by line,
+    /// column and key path.
     public static func decode(_ text: String, file: String) throws(SceneError) -> HitExpectations {
         let node: Node?
         do {

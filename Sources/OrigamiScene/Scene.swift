@@ -14,6 +14,7 @@ public struct Canvas: Hashable, Sendable {
     /// Antialiased edges (`gray`) or hard ones (`none`), for comparing with aliased references.
     public var antialias: Antialias
 
+    /// A canvas of `size` points at `scale` pixels per point; white and antialiased unless told otherwise.
     public init(size: CGSize, scale: Double = 1, background: Color? = .white, antialias: Antialias = .gray) {
         self.size = size; self.scale = scale; self.background = background; self.antialias = antialias
     }
@@ -24,10 +25,15 @@ public struct Canvas: Hashable, Sendable {
 
 /// Limits a scene must respect; a scene over one is refused before anything is allocated for it.
 public struct SceneLimits: Hashable, Sendable {
+    /// The largest canvas side, in pixels.
     public var maxCanvasSide: Double = 16384
+    /// The most pixels a canvas may have (256 Mpx).
     public var maxCanvasPixels: Double = 256 * 1024 * 1024
+    /// The most layers a scene file may describe (every mapping under `layers` and `sublayers`).
     public var maxLayers = 100_000
+    /// How deep layers may be nested.
     public var maxDepth = 64
+    /// The largest scene file read, in bytes (16 MiB).
     public var maxFileBytes = 16 * 1024 * 1024
     /// Faces of one `polyhedron` solid (each is a layer; building and drawing them is about linear in their
     /// number, but a scene asking for more is taken for a mistake). `origami --max-polyhedron-faces` raises it.
@@ -42,7 +48,9 @@ public struct SceneLimits: Hashable, Sendable {
     /// from elsewhere cannot read arbitrary files).
     public var allowsImagesOutsideSceneFolder = false
 
+    /// The default limits.
     public init() {}
+    /// The limits `origami` uses unless an option raises one.
     public static let `default` = SceneLimits()
 }
 
@@ -50,6 +58,7 @@ public struct SceneLimits: Hashable, Sendable {
 public final class Scene {
     /// The scene file, when read from one.
     public let url: URL?
+    /// The picture: size, scale, background and antialiasing.
     public var canvas: Canvas
     /// Covers the canvas: bounds (0, 0, width, height), position at its centre. The file's `layers` are its
     /// sublayers; its background is the canvas background.

@@ -16,6 +16,7 @@ public struct SceneDescription: Sendable {
     public let url: URL?
     /// How messages name the file.
     public let file: String
+    /// The picture: size, scale, background and antialiasing.
     public var canvas: Canvas
     /// The canvas's sublayers, in file order.
     public var layers: [LayerDescription]
@@ -108,22 +109,28 @@ public struct SceneDescription: Sendable {
 public struct LayerDescription: Sendable {
     /// What kind of layer the file asks for.
     public enum Kind: Sendable {
+        /// A plain layer, a transform layer (its sublayers share its 3D space) or a text layer.
         case layer, transformLayer, text
+        /// A solid built from a recipe; its faces are layers the solid makes.
         case solid(SolidRecipe)
         /// Face `index` (0-based) of the solid that holds this description: faces are built by their solid,
         /// so their description only sets properties.
         case face(index: Int)
     }
 
+    /// What the file asks for.
     public let kind: Kind
     /// The layer's name: as written, or for a face its default (`front`, `side 2`, …) unless the file names it.
     public internal(set) var name: String?
     /// Where the layer's mapping starts, and its key path (`layers[0].sublayers[2]`).
     public let line: Int
+    /// The column where the layer's mapping starts (1-based).
     public let column: Int
+    /// Where the layer is in the document: `layers[0].sublayers[2]`.
     public let keyPath: String
     /// The properties the file sets, in the order they are applied.
     var settings: [LayerSetting] = []
+    /// The layer's sublayers, in file order.
     public internal(set) var sublayers: [LayerDescription] = []
     /// For a solid: the faces the file sets properties on (`allFaces`, `faces`), each at most once.
     public internal(set) var faces: [LayerDescription] = []
@@ -147,10 +154,16 @@ public struct LayerDescription: Sendable {
 
 /// How a solid is built: the shape and its dimensions (or faces) as the file gives them.
 public enum SolidRecipe: Sendable {
+    /// A cube of `size` points a side, faces placed as the book's.
     case cube(size: Double)
+    /// A box `width × height × depth` (x, y, z).
     case box(width: Double, height: Double, depth: Double)
+    /// A right prism: `sides` rectangles around a regular polygon of circumradius `radius`, `height` along y, and two
+    /// caps.
     case prism(sides: Int, radius: Double, height: Double)
+    /// A right pyramid: a regular `sides`-gon base of circumradius `radius` and an apex `height` above it.
     case pyramid(sides: Int, radius: Double, height: Double)
+    /// A convex polyhedron from its faces, each a list of vertices.
     case polyhedron(faces: [[Vector3]])
 
     var shapeName: String {

@@ -2,6 +2,7 @@ import Foundation
 
 /// A problem in a scene file, located by file, line, column and key path, with a hint where one helps.
 public struct SceneIssue: Error, Hashable, Sendable, CustomStringConvertible {
+    /// How the file is named in the message (as the user gave it).
     public var file: String
     /// 1-based; 0 when unknown.
     public var line: Int
@@ -9,9 +10,12 @@ public struct SceneIssue: Error, Hashable, Sendable, CustomStringConvertible {
     public var column: Int
     /// Where in the document: `layers[0].sublayers[2].anchorPoint`.
     public var keyPath: String
+    /// What is wrong.
     public var message: String
+    /// How to fix it, when a fix can be suggested.
     public var hint: String?
 
+    /// An issue at `line` and `column` (1-based; 0 when unknown) of `file`, at `keyPath`.
     public init(file: String, line: Int, column: Int, keyPath: String, message: String, hint: String? = nil) {
         self.file = file; self.line = line; self.column = column
         self.keyPath = keyPath; self.message = message; self.hint = hint
@@ -31,12 +35,15 @@ public struct SceneIssue: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// Every problem found in a scene file (decoding goes on after the first one, so a user sees them all).
 public struct SceneError: Error, Sendable, CustomStringConvertible {
+    /// Every issue, in the order found.
     public var issues: [SceneIssue]
     /// The scene's text, for showing the offending lines.
     public var source: String?
 
+    /// The issues found in `source`, the scene's text.
     public init(issues: [SceneIssue], source: String? = nil) { self.issues = issues; self.source = source }
 
+    /// A single issue, without the source text.
     public init(_ issue: SceneIssue) { self.init(issues: [issue]) }
 
     /// One line per issue.

@@ -3,14 +3,20 @@ import Foundation
 /// A number a scene file declares under `params` and uses as `$name` wherever a number is allowed; `--set`
 /// and sweeps give it other values. `range`, `step`, `unit` and `label` are what a slider needs.
 public struct SceneParameter: Hashable, Sendable {
+    /// What the file calls it: `$name` uses it, `--set name=value` sets it.
     public let name: String
+    /// Its value unless `--set` or a sweep gives another.
     public let defaultValue: Double
     /// The values the parameter may take (the default included), when the file declares them.
     public let range: ClosedRange<Double>?
+    /// A slider's step, when the file gives one.
     public let step: Double?
+    /// The unit shown beside the value (`°`, `pt`), when the file gives one.
     public let unit: String?
+    /// What a slider is labelled, when the file gives it (the name otherwise).
     public let label: String?
 
+    /// A parameter `name` with its default value and, optionally, what a slider needs.
     public init(name: String, defaultValue: Double, range: ClosedRange<Double>? = nil, step: Double? = nil,
                 unit: String? = nil, label: String? = nil) {
         self.name = name; self.defaultValue = defaultValue; self.range = range; self.step = step
@@ -38,8 +44,11 @@ public struct SceneParameter: Hashable, Sendable {
 
 /// A wrong parameter name or value given on the command line (`--set`, `--vary`).
 public struct ParameterError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong.
     public let message: String
+    /// How to fix it, when a fix can be suggested.
     public let hint: String?
+    /// An error saying `message`, with an optional `hint`.
     public init(_ message: String, hint: String? = nil) { self.message = message; self.hint = hint }
     public var description: String { message + (hint.map { "; \($0)" } ?? "") }
 }

@@ -26,8 +26,11 @@ public struct Sweep: Sendable {
 
     /// The decoded scene every variant is instantiated from.
     public let scene: SceneDescription
+    /// The parameters varied, in the order given.
     public let parameters: [SweepParameter]
+    /// How the parameters' values are combined into variants.
     public let combination: Combination
+    /// How many variants the sweep renders.
     public let variantCount: Int
     /// Where each lighting parameter's lit layer is in `scene` (`nil` for scene parameters and time).
     private let targets: [LayerAddress?]

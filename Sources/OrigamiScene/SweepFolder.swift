@@ -9,19 +9,27 @@ import Glibc
 /// output folder as `manifest.json`. Its `digest` is recorded in every frame, so frames from another sweep are
 /// recognised (by reruns, by `--merge`) however they got into the folder.
 public struct SweepPlan: Codable, Hashable, Sendable {
+    /// One varied parameter as the manifest records it: its path and its values as text.
     public struct Parameter: Codable, Hashable, Sendable {
+        /// As written: `container.light[1].direction`.
         public var path: String
+        /// Each value as text, in order.
         public var values: [String]
     }
 
+    /// The render options every frame of the sweep is rendered with.
     public struct Render: Codable, Hashable, Sendable {
+        /// Pixels per point.
         public var scale: Double
+        /// Each pixel is the average of `supersample × supersample` samples (1: none).
         public var supersample: Int
         /// `#rrggbb(aa)`, or `nil` for a transparent canvas.
         public var background: String?
+        /// Whether edges shared by faces are sealed (`RenderOptions.sealsEdges`).
         public var sealsEdges: Bool
         /// `none` for hard edges; absent (antialiased) in plans written before the option existed.
         public var antialias: String?
+        /// `fast`, `balanced` or `smallest` (`PNGCompression`).
         public var pngCompression: String
     }
 
@@ -29,18 +37,23 @@ public struct SweepPlan: Codable, Hashable, Sendable {
     /// the plan).
     public static let toolVersion = "0.1.0"
 
+    /// The program that wrote the plan: `origami`.
     public var tool = "origami"
+    /// The version of `tool` that wrote the plan.
     public var toolVersion = SweepPlan.toolVersion
     /// The scene file as it was named.
     public var scene: String
     /// SHA-256 of the scene file's text.
     public var sceneSHA256: String
+    /// The parameters varied, in order.
     public var parameters: [Parameter]
     /// The scene parameters `--set` gave other values than their defaults (`nil` when none).
     public var settings: [String: Double]?
     /// `grid` or `zip` (`nil` in manifests from before `--zip`: a grid).
     public var combination: String?
+    /// How many variants the plan renders.
     public var variantCount: Int
+    /// How every frame is rendered.
     public var render: Render
     /// SHA-256 of everything above but the scene's name, at full precision.
     public var digest: String
@@ -92,15 +105,20 @@ public struct SweepPlan: Codable, Hashable, Sendable {
 /// on the folder itself, held only while the folder is checked. The kernel releases both when the process ends,
 /// however it ends.
 public final class SweepFolder {
+    /// The folder.
     public let url: URL
+    /// The plan the folder holds frames of.
     public let plan: SweepPlan
     private let lock: Int32
 
+    /// The plan's file in the folder.
     public static let manifestName = "manifest.json"
+    /// The lock file a sweep holds a shared `flock` on while it uses the folder.
     public static let lockName = ".origami-sweep.lock"
     /// What a sweep writes besides its frames (and so what `--force` clears).
     static let mergedOutputs = ["sheet.png", "lighting.csv", "lighting.json", manifestName]
 
+    /// Where the frames are: `frames/` in the folder.
     public var frames: URL { url.appendingPathComponent("frames") }
 
     private init(url: URL, plan: SweepPlan, lock: Int32) {

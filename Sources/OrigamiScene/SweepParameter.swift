@@ -8,10 +8,15 @@ import Origami
 /// `light.direction`, `light.position`, `light.color`, `light.intensity`, `light.space` (`light` is the first
 /// light; `light[2]` the third). Prefix a layer's name (`container.ambient`) when several layers are lit.
 public struct SweepParameter: Hashable, Sendable {
+    /// One value a parameter takes.
     public enum Value: Hashable, Sendable, CustomStringConvertible {
+        /// A number: a scene parameter, the time, `ambient`, `shininess`, `specular`, `light.intensity`.
         case number(Double)
+        /// A vector: `light.direction`, `light.position`.
         case vector(Vector3)
+        /// A colour: `light.color`.
         case color(Color)
+        /// A word: `model` (`bookOverlay`, `lambert`, `blinnPhong`), `light.space`.
         case word(String)
 
         public var description: String {
@@ -39,6 +44,7 @@ public struct SweepParameter: Hashable, Sendable {
 
     /// As written: `container.light[1].direction`.
     public let path: String
+    /// The values it takes, in order.
     public let values: [Value]
     /// The lit layer's name, when the path names one.
     let layerName: String?
@@ -50,8 +56,11 @@ public struct SweepParameter: Hashable, Sendable {
 
 /// Why a sweep parameter cannot be used.
 public struct SweepError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong.
     public let message: String
+    /// How to fix it, when a fix can be suggested.
     public let hint: String?
+    /// An error saying `message`, with an optional `hint`.
     public init(_ message: String, hint: String? = nil) { self.message = message; self.hint = hint }
     public var description: String { message + (hint.map { "; \($0)" } ?? "") }
 }

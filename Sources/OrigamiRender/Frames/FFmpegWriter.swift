@@ -13,8 +13,12 @@ import Glibc
 /// background). Both codecs use 4:2:0 chroma (`-pix_fmt yuv420p`, what players expect), which needs even
 /// sides: an odd width or height is padded by one black row or column.
 public final class FFmpegWriter: FrameSink {
+    /// The video file format, and the codec it is encoded with.
     public enum Container: String, Sendable, CaseIterable {
-        case mp4, webm
+        /// MP4 with H.264 (libx264).
+        case mp4
+        /// WebM with VP9 (libvpx-vp9).
+        case webm
 
         var arguments: [String] {
             switch self {
@@ -26,7 +30,9 @@ public final class FFmpegWriter: FrameSink {
         }
     }
 
+    /// Frame width in pixels, as given (the video is padded to an even width).
     public let width: Int
+    /// Frame height in pixels, as given (the video is padded to an even height).
     public let height: Int
     private let output: OutputFile
     private let process = Process()

@@ -22,8 +22,11 @@ public protocol FrameSink: AnyObject {
 
 /// What went wrong writing frames, and what to do about it.
 public struct FrameOutputError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What went wrong.
     public let message: String
+    /// What to do about it, when something can be done.
     public let hint: String?
+    /// An error saying `message`, with an optional `hint`.
     public init(_ message: String, hint: String? = nil) { self.message = message; self.hint = hint }
     public var description: String { message + (hint.map { "; \($0)" } ?? "") }
 }

@@ -15,8 +15,11 @@ import Origami
 /// 3 and 4 cs (3, 4, 3, 3, 4, 3, …) and stays in step with the clock. Browsers play a delay under 2 cs as 10 cs,
 /// so GIFs are limited to 50 fps (`maxFPS`).
 public final class GIFWriter: FrameSink {
+    /// Frame width in pixels.
     public let width: Int
+    /// Frame height in pixels.
     public let height: Int
+    /// Frames per second, which the frames' delays follow.
     public let fps: Double
     /// Frames added so far.
     public private(set) var frameCount = 0

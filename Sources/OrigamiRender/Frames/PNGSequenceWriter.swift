@@ -9,10 +9,15 @@ import Origami
 /// parent must exist). Each frame is written through `WritableDestination`; `cancel()` removes the frames this
 /// writer wrote (and the folder, when it made it), so a failed or interrupted run leaves no partial sequence.
 public final class PNGSequenceWriter: FrameSink {
+    /// The folder the frames are written into.
     public let folder: URL
+    /// How many frames the sequence has (it sets the digits of the names).
     public let frameCount: Int
+    /// Frame width in pixels.
     public let width: Int
+    /// Frame height in pixels.
     public let height: Int
+    /// How each frame's PNG is compressed.
     public let compression: PNGCompression
     private let protectedFiles: [ProtectedFile]
     private var written: [URL] = []
@@ -74,6 +79,7 @@ public final class PNGSequenceWriter: FrameSink {
         return "frame-" + String(repeating: "0", count: max(0, width - digits.count)) + digits + ".png"
     }
 
+    /// Where frame `index` (0-based) is written: `frame-0001.png` for the first of up to 9 999.
     public func url(ofFrame index: Int) -> URL {
         folder.appendingPathComponent(Self.name(ofFrame: index, count: frameCount))
     }

@@ -5,28 +5,37 @@ import Origami
 /// A line chart: one line per series against a shared x axis, with ticks, axis labels, a title and a legend.
 /// Drawn with Cairo into PNG (at twice its size in points, for crisp text) or SVG.
 public struct LineChart: Sendable {
+    /// One line of the chart.
     public struct Series: Sendable {
+        /// What the legend calls it.
         public var name: String
+        /// The line's and its points' colour.
         public var color: Color
         /// In increasing x; a `nil` y leaves a gap.
         public var points: [(x: Double, y: Double?)]
         /// The points (by index) drawn as open circles rather than dots; `LineChart.openMeaning` says why.
         public var open: Set<Int>
 
+        /// A series named `name`, drawn in `color` through `points`; `open` lists the points drawn as open circles.
         public init(name: String, color: Color, points: [(x: Double, y: Double?)], open: Set<Int> = []) {
             self.name = name; self.color = color; self.points = points; self.open = open
         }
     }
 
+    /// Above the plot.
     public var title: String
+    /// Under the x axis.
     public var xLabel: String
+    /// Beside the y axis.
     public var yLabel: String
+    /// The lines, drawn in order (the last on top).
     public var series: [Series]
     /// The y axis spans at least this range (`0…1` for brightness and alpha), more when a value lies outside.
     public var yRange: ClosedRange<Double>
     /// What an open circle means, for the legend (`nil`: no point is open).
     public var openMeaning: String?
 
+    /// A chart titled `title` of `series`, with axis labels and the y range it spans at least.
     public init(title: String, xLabel: String, yLabel: String, series: [Series], yRange: ClosedRange<Double> = 0...1,
                 openMeaning: String? = nil) {
         self.title = title; self.xLabel = xLabel; self.yLabel = yLabel; self.series = series; self.yRange = yRange
@@ -118,16 +127,24 @@ public struct LineChart: Sendable {
 
 /// A heat map: one cell per (x, y) pair coloured by its value on a scale shown beside it.
 public struct HeatMap: Sendable {
+    /// Above the map.
     public var title: String
+    /// Under the x axis.
     public var xLabel: String
+    /// Beside the y axis.
     public var yLabel: String
+    /// Beside the colour scale.
     public var valueLabel: String
+    /// The columns' x values, left to right.
     public var xValues: [Double]
+    /// The rows' y values (the y axis runs upward).
     public var yValues: [Double]
     /// `values[j][i]` is at `xValues[i]`, `yValues[j]`; `nil` leaves a cell grey.
     public var values: [[Double?]]
+    /// The values at the two ends of the colour scale; values outside are drawn in the end colours.
     public var valueRange: ClosedRange<Double>
 
+    /// A heat map of `values` over the `xValues` × `yValues` grid, with its labels and colour scale range.
     public init(title: String, xLabel: String, yLabel: String, valueLabel: String, xValues: [Double], yValues: [Double],
                 values: [[Double?]], valueRange: ClosedRange<Double> = 0...1) {
         self.title = title; self.xLabel = xLabel; self.yLabel = yLabel; self.valueLabel = valueLabel
@@ -144,6 +161,7 @@ public struct HeatMap: Sendable {
         return Color(red: a.0 + (b.0 - a.0) * f, green: a.1 + (b.1 - a.1) * f, blue: a.2 + (b.2 - a.2) * f, alpha: 1)
     }
 
+    /// The heat map as a PNG or SVG file's bytes (PDF is not offered: `format` must be `.png` or `.svg`).
     public func data(format: OutputFormat) throws -> Data {
         try ChartCanvas.draw(size: LineChart.size, format: format) { cr in try draw(cr) }
     }

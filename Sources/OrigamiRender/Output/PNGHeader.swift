@@ -7,9 +7,13 @@ import Glibc
 /// values) without decoding anything. Reading it costs one small read, so the size of every image a scene
 /// names can be known — and checked against the limits — before a single pixel is allocated.
 public struct PNGHeader: Hashable, Sendable {
+    /// Image width in pixels.
     public let width: Int
+    /// Image height in pixels.
     public let height: Int
+    /// Bits per sample (or per palette index): 1, 2, 4, 8 or 16.
     public let bitDepth: Int
+    /// PNG colour type: 0 grey, 2 RGB, 3 palette, 4 grey + alpha, 6 RGBA.
     public let colorType: Int
 
     /// The eight bytes every PNG starts with.

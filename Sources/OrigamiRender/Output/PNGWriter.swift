@@ -125,7 +125,9 @@ enum PNGWriter {
 /// up front (the colour type comes first in the file); with `opaque` the alpha of every pixel is ignored.
 /// The file is committed by `finish`, and discarded when an error stops the writer or it is dropped unfinished.
 public final class PNGRowWriter {
+    /// Image width in pixels.
     public let width: Int
+    /// Image height in pixels.
     public let height: Int
     private let opaque: Bool
     private var png: png_structp?

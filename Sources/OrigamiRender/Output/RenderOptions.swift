@@ -90,6 +90,8 @@ public struct RenderOptions: Hashable, Sendable {
     /// Canvas, tree, text and image limits, checked before anything is allocated for a render.
     public var limits: RenderLimits
 
+    /// Options for a render at `scale` pixels per point; every other option has the default documented on its
+    /// property.
     public init(scale: Double = 1, supersample: Int = 1, background: Color? = nil, sealsEdges: Bool = true,
                 antialias: Antialias = .gray, pngCompression: PNGCompression = .fast, limits: RenderLimits = .default) {
         self.scale = scale; self.supersample = supersample; self.background = background; self.sealsEdges = sealsEdges

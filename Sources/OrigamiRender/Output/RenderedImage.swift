@@ -4,13 +4,17 @@ import Origami
 
 /// A finished raster render, with the snapshot it came from (so it can also be written as SVG or PDF).
 public struct RenderedImage: Sendable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
     /// Premultiplied ARGB32 in native byte order, row after row (Cairo's layout, stride `4·width`).
     public let pixels: [UInt32]
+    /// The snapshot the pixels were rendered from.
     public let tree: RenderTree
     /// The canvas in points.
     public let size: CGSize
+    /// The options it was rendered with.
     public let options: RenderOptions
 
     /// The pixels as a `Bitmap` (for use as another layer's `contents`).

@@ -1,7 +1,22 @@
 /// The limits `RenderError.limitExceeded` names: each a field of `RenderLimits`, with how a message says what
 /// went over it and what to change.
 public enum RenderLimit: String, Hashable, Sendable, CaseIterable {
-    case maxCanvasSide, maxCanvasPixels, maxLayers, maxDepth, maxTextBytes, maxImageSide, maxImagePixels, maxImageBytes
+    /// `RenderLimits.maxCanvasSide`: pixels along a side of the drawing surface.
+    case maxCanvasSide
+    /// `RenderLimits.maxCanvasPixels`: pixels of the drawing surface.
+    case maxCanvasPixels
+    /// `RenderLimits.maxLayers`: layers in one snapshot.
+    case maxLayers
+    /// `RenderLimits.maxDepth`: levels of nested sublayers.
+    case maxDepth
+    /// `RenderLimits.maxTextBytes`: UTF-8 bytes of one text layer's string.
+    case maxTextBytes
+    /// `RenderLimits.maxImageSide`: pixels along a side of a decoded image.
+    case maxImageSide
+    /// `RenderLimits.maxImagePixels`: pixels of a decoded image.
+    case maxImagePixels
+    /// `RenderLimits.maxImageBytes`: bytes of an image file.
+    case maxImageBytes
 
     /// What exceeded the limit, as the start of a sentence.
     func phrase(_ value: Int) -> String {

@@ -33,8 +33,10 @@ public struct RenderLimits: Hashable, Sendable {
     /// Bytes of an image file.
     public var maxImageBytes = 64 * 1024 * 1024
 
+    /// The default limits.
     public init() {}
 
+    /// The default limits (DESIGN §7).
     public static let `default` = RenderLimits()
 
     /// The output size in pixels of a `size`-point canvas at `scale`, checking that the drawing surface

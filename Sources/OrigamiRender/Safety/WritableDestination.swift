@@ -6,10 +6,12 @@ import Glibc
 /// A file a command reads, which none of its outputs may replace (DESIGN §6: outputs never destroy what they
 /// do not own).
 public struct ProtectedFile: Hashable, Sendable {
+    /// The file.
     public var url: URL
     /// How messages name it: "the scene file", "an image the scene reads".
     public var role: String
 
+    /// A file that no output may replace; `role` names it in messages.
     public init(_ url: URL, role: String) { self.url = url; self.role = role }
 }
 
@@ -32,6 +34,7 @@ public struct ProtectedFile: Hashable, Sendable {
 public struct WritableDestination: Sendable {
     /// As the caller named it.
     public let url: URL
+    /// Files this destination may not be (the same file after following links is refused).
     public let protectedFiles: [ProtectedFile]
 
     /// Checks `url` now; throws `RenderError.writeFailed` naming it and the reason.
@@ -150,6 +153,7 @@ public struct WritableDestination: Sendable {
 
 /// An output being written a piece at a time (see `WritableDestination.open()`). Not thread-safe: one writer.
 public final class OutputFile: @unchecked Sendable {
+    /// Where the output goes.
     public let destination: WritableDestination
     private let pending: TemporaryFiles.Pending
 
@@ -161,6 +165,7 @@ public final class OutputFile: @unchecked Sendable {
     /// `commit` or `discard`.
     public var temporaryPath: String { pending.path }
 
+    /// Appends `bytes` to the temporary file; on failure the temporary file is discarded.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(RenderError) {
         do { try pending.append(bytes) } catch let reason {
             pending.discard()
@@ -168,6 +173,7 @@ public final class OutputFile: @unchecked Sendable {
         }
     }
 
+    /// Appends `data` to the temporary file; on failure the temporary file is discarded.
     public func write(_ data: Data) throws(RenderError) {
         var problem: RenderError?
         data.withUnsafeBytes { raw in
