@@ -68,8 +68,9 @@ struct SharedEdges {
         outer = Array(repeating: [], count: fragments.count)
         struct Edge { let fragment: Int; let a: Vector3; let b: Vector3 }
         var edges: [Edge] = []
-        var pieces: [Int: Int] = [:]
-        for f in fragments { pieces[f.member, default: 0] += 1 }
+        // Fragments per member (members are indices into the context's scene).
+        var pieces = [Int](repeating: 0, count: (fragments.map(\.member).max() ?? -1) + 1)
+        for f in fragments { pieces[f.member] += 1 }
         var centroids = fragments.map { f -> PlanePoint in let c = f.centroid; return PlanePoint(c.x, c.y) }
         edges.reserveCapacity(4 * fragments.count)
         for (f, fragment) in fragments.enumerated() {
@@ -139,25 +140,35 @@ struct SharedEdges {
             guard c.isFinite, d.isFinite, e.isFinite, abs(c) < 1e5, abs(d) < 1e5, abs(e) < 1e5 else { return nil }
             return (Int(c), Int(d), Int(e))
         }
-        struct Cell: Hashable, Comparable {
-            let x: Int, y: Int, z: Int
-            static func < (l: Cell, r: Cell) -> Bool { (l.x, l.y, l.z) < (r.x, r.y, r.z) }
+        // A cell as one sortable key: each coordinate (|c| < 1e5, see `cell`) offset to 18 bits, x most significant,
+        // so keys sort as the cells (x, y, z) do.
+        func key(_ c: (Int, Int, Int)) -> UInt64 {
+            UInt64(c.0 + 100_000) << 36 | UInt64(c.1 + 100_000) << 18 | UInt64(c.2 + 100_000)
         }
-        // The edges of each cell, in edge order; the cells visited in sorted order. (Grouping by a dictionary and
-        // sorting the distinct cells visits the same pairs in the same order as sorting every (cell, edge) entry,
-        // for much less: a big solid's long edges cover tens of cells each.)
-        var members: [Cell: [Int]] = [:]
+        // Every (cell, edge) entry, sorted by cell then edge: each cell's edges in edge order, the cells in sorted
+        // order. (One flat sort: a dictionary of per-cell arrays cost a hash and an array per cell.)
+        var entries: [(cell: UInt64, edge: Int)] = []
+        entries.reserveCapacity(4 * boxes.count)
         var large: [Int] = []
         for (k, box) in boxes.enumerated() {
             guard let lo = cell(box.lo), let hi = cell(box.hi),
                   (hi.0 - lo.0 + 1) * (hi.1 - lo.1 + 1) * (hi.2 - lo.2 + 1) <= 64 else { large.append(k); continue }
             for cx in lo.0...hi.0 { for cy in lo.1...hi.1 { for cz in lo.2...hi.2 {
-                members[Cell(x: cx, y: cy, z: cz), default: []].append(k)
+                entries.append((key((cx, cy, cz)), k))
             } } }
         }
+        entries.sort { $0.cell != $1.cell ? $0.cell < $1.cell : $0.edge < $1.edge }
         var pairs: [(Int, Int)] = []
-        for here in members.keys.sorted() {
-            guard let list = members[here], list.count > 1 else { continue }
+        var list: [Int] = []
+        var run = 0
+        while run < entries.count {
+            let here = entries[run].cell
+            var end = run + 1
+            while end < entries.count, entries[end].cell == here { end += 1 }
+            defer { run = end }
+            guard end - run > 1 else { continue }
+            list.removeAll(keepingCapacity: true)
+            for e in entries[run..<end] { list.append(e.edge) }
             // Whether the pair's boxes meet, and do so first in this cell (each pair once: in the cell of the lower
             // corner of the boxes' overlap).
             func meetsHere(_ i: Int, _ j: Int) -> Bool {
@@ -165,15 +176,16 @@ struct SharedEdges {
                 guard p.lo.x <= q.hi.x, q.lo.x <= p.hi.x, p.lo.y <= q.hi.y, q.lo.y <= p.hi.y,
                       p.lo.z <= q.hi.z, q.lo.z <= p.hi.z else { return false }
                 let corner = Vector3(Swift.max(p.lo.x, q.lo.x), Swift.max(p.lo.y, q.lo.y), Swift.max(p.lo.z, q.lo.z))
-                guard let c = cell(corner), Cell(x: c.0, y: c.1, z: c.2) == here else { return false }
+                guard let c = cell(corner), key(c) == here else { return false }
                 return true
             }
             if list.count <= Self.crowdedCell {
                 for i in list.indices { for j in (i + 1)..<list.count where meetsHere(i, j) { check(edges[list[i]], edges[list[j]]) } }
                 continue
             }
-            let centre = Vector3(origin.x + (Double(here.x) + 0.5) * size, origin.y + (Double(here.y) + 0.5) * size,
-                                 origin.z + (Double(here.z) + 0.5) * size)
+            let x = Int(here >> 36) - 100_000, y = Int((here >> 18) & 0x3_FFFF) - 100_000, z = Int(here & 0x3_FFFF) - 100_000
+            let centre = Vector3(origin.x + (Double(x) + 0.5) * size, origin.y + (Double(y) + 0.5) * size,
+                                 origin.z + (Double(z) + 0.5) * size)
             pairs.removeAll(keepingCapacity: true)
             Self.collinearCandidates(list.map { (edges[$0].a, edges[$0].b) }, near: centre) { i, j in
                 if meetsHere(i, j) { pairs.append((i, j)) }
