@@ -113,4 +113,8 @@ public struct RenderMember: Sendable {
     public let treeIndex: Int
     /// What the owner's `lighting` decided for this member, computed at snapshot time.
     public let shade: FaceShade?
+    /// The members of one solid share this number: the scene index of the first of a run of members with the same
+    /// transform layer as their superlayer (a member not in a transform layer: its own index). `SharedEdges` looks
+    /// for seams within solids when the solids keep apart.
+    let solid: Int
 }

@@ -40,13 +40,20 @@ public struct RenderTree: Sendable {
             let drawable = tree.drawableMembers(of: c)
             var scene: [RenderMember] = []
             scene.reserveCapacity(drawable.count)
+            // The transform layer the previous member sits in (−1: none) and its solid number.
+            var solidLayer = -1, solid = 0
             for (order, m) in drawable.enumerated() {
                 guard let node = built[m] else { continue }
                 // The node's frozen copy, read in place (each `tree[m]` copies a node and its references).
                 let shade = lighting.flatMap { $0.shade(tree.faceTransforms(of: m), bounds: node.presentation.bounds) }
+                // A member whose superlayer is not its context sits in a transform layer.
+                let parent = node.presentation.parent, inSolid = parent >= 0 && parent != tree.context(of: m)
+                if !inSolid || parent != solidLayer { solid = scene.count }
+                solidLayer = inSolid ? parent : -1
                 scene.append(RenderMember(node: node, transform: tree.transform(of: m),
                                           inheritedOpacity: tree.inheritedOpacity(of: m),
-                                          zPosition: node.presentation.geometry.zPosition, treeIndex: order, shade: shade))
+                                          zPosition: node.presentation.geometry.zPosition, treeIndex: order, shade: shade,
+                                          solid: solid))
             }
             return scene
         }
