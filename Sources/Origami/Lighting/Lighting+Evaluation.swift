@@ -29,39 +29,78 @@ extension Lighting {
     }
 
     /// `nil` when the face has no normal at its centre in a space a light needs (edge-on, behind the eye).
-    func evaluate(_ transforms: FaceTransforms, bounds: CGRect, corners wantsCorners: Bool) -> FaceEvaluation? {
+    /// `report`: also the normals in every space, whether the face is seen from behind and the per-light terms
+    /// (`lightingReport`); painting (`shade`) needs none of them, and skipping them keeps its per-face cost to
+    /// the samples the lights ask for, with no allocations.
+    func evaluate(_ transforms: FaceTransforms, bounds: CGRect, corners wantsCorners: Bool,
+                  report: Bool = true) -> FaceEvaluation? {
         let b = bounds.standardized
         guard let cornerPoints = b.corners else { return nil }
         let middle = CGPoint(x: b.midX, y: b.midY)
         var normals: [Light.Space: Vector3] = [:]
-        for space in Light.Space.allCases {
-            normals[space] = transforms.matrix(for: space).planeSample(at: middle)?.normal
+        if report {
+            for space in Light.Space.allCases {
+                normals[space] = transforms.matrix(for: space).planeSample(at: middle)?.normal
+            }
         }
         // Seen from behind: the face's +z points away from the viewer as drawn, after the camera and its
         // perspective divide (the projected winding the renderer culls by).
-        let behind = (transforms.projected.planeNormal(at: middle)?.z ?? 0) < 0
-        let flip = behind && twoSided && model != .bookOverlay
-        guard let centre = evaluate(transforms, at: middle, flip: flip) else { return nil }
+        let flips = twoSided && model != .bookOverlay
+        let behind = report || flips ? (transforms.projected.planeNormal(at: middle)?.z ?? 0) < 0 : false
+        let flip = behind && flips
+        let ambientColour = self.ambientColour
+        guard let centre = evaluate(transforms, at: middle, flip: flip, ambientColour: ambientColour, report: report)
+        else { return nil }
         var corners: [PointLighting]?
         if wantsCorners {
-            let sampled = cornerPoints.compactMap { evaluate(transforms, at: $0, flip: flip) }
+            let sampled = cornerPoints.compactMap {
+                evaluate(transforms, at: $0, flip: flip, ambientColour: ambientColour, report: report)
+            }
             corners = sampled.count == 4 ? sampled : nil
         }
         return FaceEvaluation(normals: normals, isSeenFromBehind: behind, centre: centre, corners: corners)
     }
 
-    private func evaluate(_ transforms: FaceTransforms, at point: CGPoint, flip: Bool) -> PointLighting? {
-        var samples: [Light.Space: (position: Vector3, normal: Vector3)] = [:]
+    /// A light space's sample of the plane (position and normal), asked for once per space a light uses.
+    private struct Samples {
+        typealias Sample = (position: Vector3, normal: Vector3)
+        var object: Sample?, scene: Sample?, view: Sample?
+
+        subscript(space: Light.Space) -> Sample? {
+            get {
+                switch space {
+                case .object: return object
+                case .scene: return scene
+                case .view: return view
+                }
+            }
+            set {
+                switch space {
+                case .object: object = newValue
+                case .scene: scene = newValue
+                case .view: view = newValue
+                }
+            }
+        }
+    }
+
+    private func evaluate(_ transforms: FaceTransforms, at point: CGPoint, flip: Bool, ambientColour: Vector3,
+                          report: Bool) -> PointLighting? {
+        var samples = Samples()
         for light in lights where light.kind != .ambient && samples[light.space] == nil {
             guard let s = transforms.matrix(for: light.space).planeSample(at: point) else { return nil }
             samples[light.space] = s
         }
         var diffuse = Vector3.zero, specularSum = Vector3.zero, overlaySum = 0.0
         var terms: [FaceLightingData.LightTerm] = []
+        if report { terms.reserveCapacity(lights.count) }
         for light in lights {
             let colour = Vector3(light.color.red, light.color.green, light.color.blue)
             guard let sample = samples[light.space], light.kind != .ambient else {
-                terms.append(.init(kind: light.kind, space: light.space, lDotN: 0, diffuse: 0, specular: 0, attenuation: 1))
+                if report {
+                    terms.append(.init(kind: light.kind, space: light.space, lDotN: 0, diffuse: 0, specular: 0,
+                                       attenuation: 1))
+                }
                 continue
             }
             let own = sample.normal
@@ -86,8 +125,10 @@ extension Lighting {
             diffuse = diffuse + colour * d
             specularSum = specularSum + colour * s
             overlaySum += strength * travel.dot(own)
-            terms.append(.init(kind: light.kind, space: light.space, lDotN: travel.dot(own), diffuse: d, specular: s,
-                               attenuation: attenuation))
+            if report {
+                terms.append(.init(kind: light.kind, space: light.space, lDotN: travel.dot(own), diffuse: d, specular: s,
+                                   attenuation: attenuation))
+            }
         }
         let spec = Vector3(specularSum.x * specular.red, specularSum.y * specular.green, specularSum.z * specular.blue)
         let brightness = ambientColour * ambient + diffuse * (1 - ambient)
@@ -101,10 +142,16 @@ extension Lighting {
     /// (so one coloured light tints its own ambient term); else white.
     var ambientColour: Vector3 {
         func rgb(_ c: Color) -> Vector3 { Vector3(c.red, c.green, c.blue) }
-        let ambients = lights.filter { $0.kind == .ambient }
-        if !ambients.isEmpty { return ambients.reduce(.zero) { $0 + rgb($1.color) * $1.intensity } }
+        // Plain loops, in `lights` order (the same sums as `filter` and `reduce`, without an array per face).
+        var sum = Vector3.zero, anyAmbient = false
+        for light in lights where light.kind == .ambient {
+            sum = sum + rgb(light.color) * light.intensity
+            anyAmbient = true
+        }
+        if anyAmbient { return sum }
         guard !lights.isEmpty else { return Vector3(1, 1, 1) }
-        return lights.reduce(.zero) { $0 + rgb($1.color) } / Double(lights.count)
+        for light in lights { sum = sum + rgb(light.color) }
+        return sum / Double(lights.count)
     }
 }
 
@@ -126,7 +173,7 @@ extension Lighting: FaceShader {
     /// fails `validate()` or the face has no normal in a light's space (edge-on, behind the eye, not finite).
     public func shade(_ transforms: FaceTransforms, bounds: CGRect) -> FaceShade? {
         guard (try? validate()) != nil,
-              let e = evaluate(transforms, bounds: bounds, corners: usesVertices) else { return nil }
+              let e = evaluate(transforms, bounds: bounds, corners: usesVertices, report: false) else { return nil }
         func colour(_ v: Vector3) -> Color { Color(red: v.x, green: v.y, blue: v.z).clamped }
         func alpha(_ p: PointLighting) -> Double { min(max(p.overlay, 0), 1) }
         switch (model, e.corners) {

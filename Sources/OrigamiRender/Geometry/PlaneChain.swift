@@ -96,12 +96,56 @@ struct PlaneChain: Sendable {
                 return out.count >= 3 ? out : []
             }
         }
+        if let mapped = mapWithoutClipping(ring) { return mapped }
         var r = ring.map { HomogeneousPoint(x: $0.x, y: $0.y, w: 1) }
         for h in levels {
             r = Self.map(r, through: h)
             guard r.count >= 3, r.allSatisfy(\.isFinite) else { return [] }
         }
         return r.divided(within: viewport)
+    }
+
+    /// The homogeneous path for a ring that no clip would cut: every point in front of the eye (w ≥ 0) at every
+    /// level and inside the viewport's frustum at the end — a face of a 3D scene on the canvas, the usual case.
+    /// Each clip would then hand its ring back unchanged, so this does the same arithmetic (the same products,
+    /// `normalized`, the same side tests, division and clamp) on one scratch buffer instead of an array per step;
+    /// `nil` when some clip would cut (the caller then takes the general path from the start).
+    private func mapWithoutClipping(_ ring: Ring) -> Ring? {
+        let n = ring.count
+        guard n >= 3, n <= 64 else { return nil }
+        // The side `clipped(a:b:c:)` tests.
+        func side(_ p: HomogeneousPoint, _ a: Double, _ b: Double, _ c: Double) -> Double { a * p.x + b * p.y + c * p.w }
+        return withUnsafeTemporaryAllocation(of: HomogeneousPoint.self, capacity: n) { r -> Ring? in
+            for (i, p) in ring.enumerated() { r[i] = HomogeneousPoint(x: p.x, y: p.y, w: 1) }
+            for h in levels {
+                let m = h.matrix
+                for i in 0..<n {
+                    let p = r[i]
+                    let q = HomogeneousPoint(x: p.x * m.m11 + p.y * m.m21 + p.w * m.m31,
+                                             y: p.x * m.m12 + p.y * m.m22 + p.w * m.m32,
+                                             w: p.x * m.m13 + p.y * m.m23 + p.w * m.m33).normalized
+                    // `inFrontOfEye`'s side (0·x + 0·y + 1·w) and the finiteness the general path asks for.
+                    guard side(q, 0, 0, 1) >= 0, q.isFinite else { return nil }
+                    r[i] = q
+                }
+            }
+            let v = viewport
+            for i in 0..<n {
+                let p = r[i]
+                // `divided(within:)`'s clips, in its order: each would keep a point on its inner side.
+                guard side(p, 0, 0, 1) >= 0, side(p, 1, 0, -v.minX) >= 0, side(p, -1, 0, v.maxX) >= 0,
+                      side(p, 0, 1, -v.minY) >= 0, side(p, 0, -1, v.maxY) >= 0 else { return nil }
+            }
+            var out: Ring = []
+            out.reserveCapacity(n)
+            for i in 0..<n where r[i].w > 0 {
+                let p = r[i]
+                let q = PlanePoint(Swift.min(Swift.max(p.x / p.w, v.minX), v.maxX), Swift.min(Swift.max(p.y / p.w, v.minY), v.maxY))
+                if q.isFinite, out.last != q { out.append(q) }
+            }
+            if out.count > 1, out.first == out.last { out.removeLast() }
+            return out.count >= 3 ? out : []
+        }
     }
 
     /// One point, or `nil` when it lies behind the eye at some level.

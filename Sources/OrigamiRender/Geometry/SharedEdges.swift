@@ -54,6 +54,9 @@ struct SharedEdges {
     private(set) var sealed: [[SealedEdge]]
     /// Per fragment of a split member: its edges that lie on its member's own polygon (not on a split line).
     private(set) var outer: [[PlaneSegment]]
+    /// The seams were looked for solid by solid (within each, and between solids whose boxes meet), not through the
+    /// grid.
+    private(set) var searchedBySolid = false
 
     /// - Parameters:
     ///   - fragments: the BSP's fragments, back to front (the painter's order).
@@ -62,14 +65,17 @@ struct SharedEdges {
     ///     polygon (a solid's face masked to a triangle or hexagon: the seams are along the outline, inside the
     ///     layer's rectangle). Each fragment of a split member seals along the part of the outline it holds.
     ///   - sealable: whether a member's face may take part in a seal (an opaque face turned toward the viewer).
+    ///   - solid: members of one solid share a number ≥ 0 (any partition of the members will do; `nil`: none
+    ///     known). Seals are then looked for solid by solid — the same seals in the same order as the grid finds.
     init(fragments: [ScenePolygon], polygons: [Int: ScenePolygon], outline: (Int) -> [Vector3]?,
-         sealable: (Int) -> Bool) {
+         sealable: (Int) -> Bool, solid: ((Int) -> Int)? = nil) {
         sealed = Array(repeating: [], count: fragments.count)
         outer = Array(repeating: [], count: fragments.count)
         struct Edge { let fragment: Int; let a: Vector3; let b: Vector3 }
         var edges: [Edge] = []
-        var pieces: [Int: Int] = [:]
-        for f in fragments { pieces[f.member, default: 0] += 1 }
+        // Fragments per member (members are indices into the context's scene).
+        var pieces = [Int](repeating: 0, count: (fragments.map(\.member).max() ?? -1) + 1)
+        for f in fragments { pieces[f.member] += 1 }
         var centroids = fragments.map { f -> PlanePoint in let c = f.centroid; return PlanePoint(c.x, c.y) }
         edges.reserveCapacity(4 * fragments.count)
         for (f, fragment) in fragments.enumerated() {
@@ -107,15 +113,18 @@ struct SharedEdges {
             }
         }
         guard edges.count > 1 else { return }
-        func check(_ e: Edge, _ g: Edge) {
+        /// The seal edges `e` and `g` make, if they do: the earlier fragment and the edge it goes under the later by.
+        func seal(_ e: Edge, _ g: Edge) -> (under: Int, edge: SealedEdge)? {
             guard fragments[e.fragment].member != fragments[g.fragment].member,
                   Self.overlap(e.a, e.b, g.a, g.b),
-                  Self.onOppositeSides(centroids[e.fragment], centroids[g.fragment], of: e.a, e.b) else { return }
+                  Self.onOppositeSides(centroids[e.fragment], centroids[g.fragment], of: e.a, e.b) else { return nil }
             // The earlier fragment goes under the later one.
             let (under, edge, later) = e.fragment < g.fragment ? (e.fragment, e, g.fragment) : (g.fragment, g, e.fragment)
-            sealed[under].append(SealedEdge(segment: PlaneSegment(a: PlanePoint(edge.a.x, edge.a.y),
-                                                                  b: PlanePoint(edge.b.x, edge.b.y)),
-                                            later: later))
+            return (under, SealedEdge(segment: PlaneSegment(a: PlanePoint(edge.a.x, edge.a.y), b: PlanePoint(edge.b.x, edge.b.y)),
+                                      later: later))
+        }
+        func check(_ e: Edge, _ g: Edge) {
+            if let s = seal(e, g) { sealed[s.under].append(s.edge) }
         }
         // Candidates are edges whose boxes (grown by the tolerance) meet in a cell of a 3D grid about one average
         // edge long, so a scene of many solids costs about linear time (in 3D, not on the screen: solids behind
@@ -139,25 +148,63 @@ struct SharedEdges {
             guard c.isFinite, d.isFinite, e.isFinite, abs(c) < 1e5, abs(d) < 1e5, abs(e) < 1e5 else { return nil }
             return (Int(c), Int(d), Int(e))
         }
-        struct Cell: Hashable, Comparable {
-            let x: Int, y: Int, z: Int
-            static func < (l: Cell, r: Cell) -> Bool { (l.x, l.y, l.z) < (r.x, r.y, r.z) }
+        // A cell as one sortable key: each coordinate (|c| < 1e5, see `cell`) offset to 18 bits, x most significant,
+        // so keys sort as the cells (x, y, z) do.
+        func key(_ c: (Int, Int, Int)) -> UInt64 {
+            UInt64(c.0 + 100_000) << 36 | UInt64(c.1 + 100_000) << 18 | UInt64(c.2 + 100_000)
         }
-        // The edges of each cell, in edge order; the cells visited in sorted order. (Grouping by a dictionary and
-        // sorting the distinct cells visits the same pairs in the same order as sorting every (cell, edge) entry,
-        // for much less: a big solid's long edges cover tens of cells each.)
-        var members: [Cell: [Int]] = [:]
+        // The grid below checks each pair of edges whose boxes meet (neither spanning more than 64 cells) once, in
+        // the order (cell of the lower corner of the boxes' overlap, lower edge, higher edge). Solid by solid the
+        // same pairs are found for a fraction of the work (a lattice of cubes: a dozen edges a solid, and the few
+        // that face a neighbour's): their seals, put in that order, are the grid's seals in the grid's order.
+        if let solid, case let solids = edges.map({ solid(fragments[$0.fragment].member) }), solids.allSatisfy({ $0 >= 0 }),
+           boxes.allSatisfy({ $0.lo.isFinite && $0.hi.isFinite }),
+           boxes.allSatisfy({ b in
+               guard let lo = cell(b.lo), let hi = cell(b.hi) else { return false }
+               return (hi.0 - lo.0 + 1) * (hi.1 - lo.1 + 1) * (hi.2 - lo.2 + 1) <= 64
+           }) {
+            var found: [(cell: UInt64, i: Int, j: Int, under: Int, edge: SealedEdge)] = []
+            func consider(_ a: Int, _ b: Int) {
+                let i = Swift.min(a, b), j = Swift.max(a, b), p = boxes[i], q = boxes[j]
+                guard Self.meet(p, q), let s = seal(edges[i], edges[j]) else { return }
+                let corner = Vector3(Swift.max(p.lo.x, q.lo.x), Swift.max(p.lo.y, q.lo.y), Swift.max(p.lo.z, q.lo.z))
+                guard let c = cell(corner) else { return }
+                found.append((key(c), i, j, s.under, s.edge))
+            }
+            let groups = Self.grouped(solids)
+            for group in groups {
+                for n in group.indices { for m in group[(n + 1)...] { consider(group[n], m) } }
+            }
+            Self.crossPairs(groups, boxes: boxes, consider)
+            found.sort { ($0.cell, $0.i, $0.j) < ($1.cell, $1.i, $1.j) }
+            for f in found { sealed[f.under].append(f.edge) }
+            searchedBySolid = true
+            return
+        }
+        // Every (cell, edge) entry, sorted by cell then edge: each cell's edges in edge order, the cells in sorted
+        // order. (One flat sort: a dictionary of per-cell arrays cost a hash and an array per cell.)
+        var entries: [(cell: UInt64, edge: Int)] = []
+        entries.reserveCapacity(4 * boxes.count)
         var large: [Int] = []
         for (k, box) in boxes.enumerated() {
             guard let lo = cell(box.lo), let hi = cell(box.hi),
                   (hi.0 - lo.0 + 1) * (hi.1 - lo.1 + 1) * (hi.2 - lo.2 + 1) <= 64 else { large.append(k); continue }
             for cx in lo.0...hi.0 { for cy in lo.1...hi.1 { for cz in lo.2...hi.2 {
-                members[Cell(x: cx, y: cy, z: cz), default: []].append(k)
+                entries.append((key((cx, cy, cz)), k))
             } } }
         }
+        entries.sort { $0.cell != $1.cell ? $0.cell < $1.cell : $0.edge < $1.edge }
         var pairs: [(Int, Int)] = []
-        for here in members.keys.sorted() {
-            guard let list = members[here], list.count > 1 else { continue }
+        var list: [Int] = []
+        var run = 0
+        while run < entries.count {
+            let here = entries[run].cell
+            var end = run + 1
+            while end < entries.count, entries[end].cell == here { end += 1 }
+            defer { run = end }
+            guard end - run > 1 else { continue }
+            list.removeAll(keepingCapacity: true)
+            for e in entries[run..<end] { list.append(e.edge) }
             // Whether the pair's boxes meet, and do so first in this cell (each pair once: in the cell of the lower
             // corner of the boxes' overlap).
             func meetsHere(_ i: Int, _ j: Int) -> Bool {
@@ -165,15 +212,16 @@ struct SharedEdges {
                 guard p.lo.x <= q.hi.x, q.lo.x <= p.hi.x, p.lo.y <= q.hi.y, q.lo.y <= p.hi.y,
                       p.lo.z <= q.hi.z, q.lo.z <= p.hi.z else { return false }
                 let corner = Vector3(Swift.max(p.lo.x, q.lo.x), Swift.max(p.lo.y, q.lo.y), Swift.max(p.lo.z, q.lo.z))
-                guard let c = cell(corner), Cell(x: c.0, y: c.1, z: c.2) == here else { return false }
+                guard let c = cell(corner), key(c) == here else { return false }
                 return true
             }
             if list.count <= Self.crowdedCell {
                 for i in list.indices { for j in (i + 1)..<list.count where meetsHere(i, j) { check(edges[list[i]], edges[list[j]]) } }
                 continue
             }
-            let centre = Vector3(origin.x + (Double(here.x) + 0.5) * size, origin.y + (Double(here.y) + 0.5) * size,
-                                 origin.z + (Double(here.z) + 0.5) * size)
+            let x = Int(here >> 36) - 100_000, y = Int((here >> 18) & 0x3_FFFF) - 100_000, z = Int(here & 0x3_FFFF) - 100_000
+            let centre = Vector3(origin.x + (Double(x) + 0.5) * size, origin.y + (Double(y) + 0.5) * size,
+                                 origin.z + (Double(z) + 0.5) * size)
             pairs.removeAll(keepingCapacity: true)
             Self.collinearCandidates(list.map { (edges[$0].a, edges[$0].b) }, near: centre) { i, j in
                 if meetsHere(i, j) { pairs.append((i, j)) }
@@ -186,6 +234,54 @@ struct SharedEdges {
         for k in large { isLarge[k] = true }
         for k in large {
             for j in edges.indices where j != k && (!isLarge[j] || j > k) { check(edges[k], edges[j]) }
+        }
+    }
+
+    /// The indices of `keys` grouped by key (keys in `0 ..< n`), each group in increasing index order.
+    static func grouped(_ keys: [Int]) -> [ArraySlice<Int>] {
+        let n = (keys.max() ?? -1) + 1
+        var start = [Int](repeating: 0, count: n + 1)
+        for k in keys { start[k + 1] += 1 }
+        for k in 0..<n { start[k + 1] += start[k] }
+        var next = start, order = [Int](repeating: 0, count: keys.count)
+        for (i, k) in keys.enumerated() { order[next[k]] = i; next[k] += 1 }
+        return (0..<n).compactMap { start[$0] < start[$0 + 1] ? order[start[$0] ..< start[$0 + 1]] : nil }
+    }
+
+    static func meet(_ p: (lo: Vector3, hi: Vector3), _ q: (lo: Vector3, hi: Vector3)) -> Bool {
+        p.lo.x <= q.hi.x && q.lo.x <= p.hi.x && p.lo.y <= q.hi.y && q.lo.y <= p.hi.y && p.lo.z <= q.hi.z && q.lo.z <= p.hi.z
+    }
+
+    /// Every pair of edges of different groups whose boxes may meet (a superset: `body` tests them), found by
+    /// sweeping the groups' bounding boxes along x and, for two that meet, pairing the edges of each that reach
+    /// into the other's box (a lattice turned by the camera: neighbours' boxes overlap though the solids keep
+    /// apart, and only a few edges face each other).
+    static func crossPairs(_ groups: [ArraySlice<Int>], boxes: [(lo: Vector3, hi: Vector3)], _ body: (Int, Int) -> Void) {
+        typealias Box = (lo: Vector3, hi: Vector3)
+        let bounds = groups.map { group -> Box in
+            var b = boxes[group[group.startIndex]]
+            for i in group.dropFirst() {
+                let e = boxes[i]
+                b = (Vector3(Swift.min(b.lo.x, e.lo.x), Swift.min(b.lo.y, e.lo.y), Swift.min(b.lo.z, e.lo.z)),
+                     Vector3(Swift.max(b.hi.x, e.hi.x), Swift.max(b.hi.y, e.hi.y), Swift.max(b.hi.z, e.hi.z)))
+            }
+            return b
+        }
+        let order = bounds.indices.sorted { bounds[$0].lo.x < bounds[$1].lo.x }
+        var reaching: [Int] = []
+        for (n, g) in order.enumerated() {
+            let p = bounds[g]
+            for h in order[(n + 1)...] {
+                let q = bounds[h]
+                guard q.lo.x <= p.hi.x else { break }
+                guard meet(p, q) else { continue }
+                reaching.removeAll(keepingCapacity: true)
+                for j in groups[h] where meet(boxes[j], p) { reaching.append(j) }
+                guard !reaching.isEmpty else { continue }
+                for i in groups[g] where meet(boxes[i], q) {
+                    for j in reaching { body(i, j) }
+                }
+            }
         }
     }
 

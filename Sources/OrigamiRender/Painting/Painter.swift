@@ -42,7 +42,7 @@ final class Painter {
         var pieces: [Int: Int] = [:]
         for f in fragments { pieces[f.member, default: 0] += 1 }
         let edges = SharedEdges(fragments: fragments, polygons: polygons, outline: { Painter.shapeOutline(members[$0]) },
-                                sealable: { seal > 0 && Painter.isSealable(members[$0]) })
+                                sealable: { seal > 0 && Painter.isSealable(members[$0]) }, solid: { members[$0].solid })
         // Each later fragment's polygon on the device, mapped once: a big solid's cap is the `under` of thousands
         // of seals.
         var devicePolygons: [Int: Ring?] = [:]

@@ -53,8 +53,7 @@ public final class RenderNode: Sendable {
             }
             if let t = PlaneRect.bounding(textRings.flatMap { $0 }) { extent = extent.union(t) }
             for (i, m) in members.enumerated() {
-                guard let p = ScenePolygon(extent: m.node.extent, transform: m.transform, member: i),
-                      var r = PlaneRect.bounding(p.flattened) else { continue }
+                guard var r = Self.flatBounds(m.node.extent, transform: m.transform, member: i) else { continue }
                 let limit = 1e7
                 r = PlaneRect(minX: max(r.minX, -limit), minY: max(r.minY, -limit),
                               maxX: min(r.maxX, limit), maxY: min(r.maxY, limit))
@@ -62,6 +61,35 @@ public final class RenderNode: Sendable {
             }
         }
         self.extent = extent
+    }
+
+    /// The bounding box of `ScenePolygon(extent:transform:member:)`'s flattened points, `nil` where it is `nil`.
+    /// A quad wholly in front of the eye (every corner's w past the near margin: the clip would keep it whole) is
+    /// divided corner by corner with no arrays (a container of thousands of faces asks for one per member).
+    static func flatBounds(_ extent: PlaneRect, transform m: Transform3D, member: Int) -> PlaneRect? {
+        let c = (m.apply(Vector4(x: extent.minX, y: extent.minY, z: 0, w: 1)), m.apply(Vector4(x: extent.maxX, y: extent.minY, z: 0, w: 1)),
+                 m.apply(Vector4(x: extent.maxX, y: extent.maxY, z: 0, w: 1)), m.apply(Vector4(x: extent.minX, y: extent.maxY, z: 0, w: 1)))
+        // `ScenePolygon`'s margin: `Sequence.max()` of the w's, in corner order.
+        var largest = c.0.w
+        for w in [c.1.w, c.2.w, c.3.w] where largest < w { largest = w }
+        let eps = PlaneChain.nearW * largest
+        guard c.0.w - eps >= 0, c.1.w - eps >= 0, c.2.w - eps >= 0, c.3.w - eps >= 0 else {
+            return ScenePolygon(extent: extent, transform: m, member: member).flatMap { PlaneRect.bounding($0.flattened) }
+        }
+        var r: PlaneRect?, count = 0
+        for p in [c.0, c.1, c.2, c.3] where p.w > 0 {
+            let q = Vector3(p.x / p.w, p.y / p.w, p.z / p.w)
+            guard q.isFinite else { return nil }
+            count += 1
+            if var b = r {
+                b.minX = min(b.minX, q.x); b.maxX = max(b.maxX, q.x)
+                b.minY = min(b.minY, q.y); b.maxY = max(b.maxY, q.y)
+                r = b
+            } else {
+                r = PlaneRect(minX: q.x, minY: q.y, maxX: q.x, maxY: q.y)
+            }
+        }
+        return count >= 3 ? r : nil
     }
 
     /// A contents scale that is not finite and positive draws the image at 1 pixel per point.
@@ -113,4 +141,8 @@ public struct RenderMember: Sendable {
     public let treeIndex: Int
     /// What the owner's `lighting` decided for this member, computed at snapshot time.
     public let shade: FaceShade?
+    /// The members of one solid share this number: the scene index of the first of a run of members with the same
+    /// transform layer as their superlayer (a member not in a transform layer: its own index). `SharedEdges` looks
+    /// for seams within solids when the solids keep apart.
+    let solid: Int
 }

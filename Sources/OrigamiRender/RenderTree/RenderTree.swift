@@ -37,20 +37,35 @@ public struct RenderTree: Sendable {
         var built = [RenderNode?](repeating: nil, count: tree.count)
         func scene(of c: Int) -> [RenderMember] {
             let lighting = c >= 0 ? tree[c].lighting : nil
-            return tree.drawableMembers(of: c).enumerated().compactMap { order, m in
-                guard let node = built[m] else { return nil }
-                let shade = lighting.flatMap { $0.shade(tree.faceTransforms(of: m), bounds: tree[m].bounds) }
-                return RenderMember(node: node, transform: tree.transform(of: m), inheritedOpacity: tree.inheritedOpacity(of: m),
-                                    zPosition: tree[m].geometry.zPosition, treeIndex: order, shade: shade)
+            let drawable = tree.drawableMembers(of: c)
+            var scene: [RenderMember] = []
+            scene.reserveCapacity(drawable.count)
+            // The transform layer the previous member sits in (−1: none) and its solid number.
+            var solidLayer = -1, solid = 0
+            for (order, m) in drawable.enumerated() {
+                guard let node = built[m] else { continue }
+                // The node's frozen copy, read in place (each `tree[m]` copies a node and its references).
+                let shade = lighting.flatMap { $0.shade(tree.faceTransforms(of: m), bounds: node.presentation.bounds) }
+                // A member whose superlayer is not its context sits in a transform layer.
+                let parent = node.presentation.parent, inSolid = parent >= 0 && parent != tree.context(of: m)
+                if !inSolid || parent != solidLayer { solid = scene.count }
+                solidLayer = inSolid ? parent : -1
+                scene.append(RenderMember(node: node, transform: tree.transform(of: m),
+                                          inheritedOpacity: tree.inheritedOpacity(of: m),
+                                          zPosition: node.presentation.geometry.zPosition, treeIndex: order, shade: shade,
+                                          solid: solid))
             }
+            return scene
         }
-        for i in stride(from: tree.count - 1, through: 0, by: -1) where tree[i].kind != .transformLayer && rendered[i] {
-            if let lighting = tree[i].lighting as? Lighting {
+        for i in stride(from: tree.count - 1, through: 0, by: -1) where rendered[i] {
+            let node = tree[i]
+            guard node.kind != .transformLayer else { continue }
+            if let lighting = node.lighting as? Lighting {
                 do { try lighting.validate() } catch {
-                    throw RenderError.invalidLighting(layer: tree[i].name.map { "layer \"\($0)\"" } ?? "layer \(i)", reason: error)
+                    throw RenderError.invalidLighting(layer: node.name.map { "layer \"\($0)\"" } ?? "layer \(i)", reason: error)
                 }
             }
-            built[i] = try RenderNode(tree[i], members: scene(of: i))
+            built[i] = try RenderNode(node, members: scene(of: i))
         }
         members = scene(of: -1)
     }
