@@ -11,18 +11,31 @@ public final class RenderNode: Sendable {
     /// The sublayer scene: direct sublayers plus the expanded sublayers of transform layers, in tree order.
     public let members: [RenderMember]
 
+    /// The layer's name.
     public var name: String? { presentation.name }
+    /// The layer's bounds, standardized (no negative width or height).
     public var bounds: CGRect { presentation.bounds.standardized }
+    /// The background colour, each component clamped to 0…1; `nil`: none.
     public var backgroundColor: Color? { presentation.backgroundColor.map(\.clamped) }
+    /// The image drawn in the bounds, if any.
     public var contents: Bitmap? { presentation.contents }
+    /// How `contents` is placed in the bounds.
     public var contentsGravity: ContentsGravity { presentation.contentsGravity }
+    /// Pixels of `contents` per point: the layer's, or 1 when that is not finite and positive.
     public var contentsScale: Double { Self.usable(contentsScale: presentation.contentsScale) }
+    /// The border's width in points, at least 0.
     public var borderWidth: Double { max(0, presentation.borderWidth) }
+    /// The border's colour, each component clamped to 0…1.
     public var borderColor: Color { presentation.borderColor.clamped }
+    /// The radius the bounds' corners are rounded with, at least 0.
     public var cornerRadius: Double { max(0, presentation.cornerRadius) }
+    /// The layer's own opacity, clamped to 0…1.
     public var opacity: Double { min(max(presentation.opacity, 0), 1) }
+    /// Whether the sublayers are clipped to the (rounded) bounds.
     public var masksToBounds: Bool { presentation.masksToBounds }
+    /// Whether the layer is drawn when its back faces the viewer.
     public var isDoubleSided: Bool { presentation.isDoubleSided }
+    /// The text a text layer draws, with its style; `nil` for other layers.
     public var text: TextStyle? { presentation.text }
     /// A solid face's outline in its bounds (`Face.polygon`): the face is drawn clipped to it, its background
     /// and shading fill it. `nil`: the (rounded) bounds.
@@ -130,6 +143,7 @@ public final class RenderNode: Sendable {
 
 /// One plane of a render node's sublayer scene: a presentation-tree member with its shade.
 public struct RenderMember: Sendable {
+    /// The member layer, frozen.
     public let node: RenderNode
     /// From the member's bounds space into the owner's bounds space (4×4, chained through transform layers).
     public let transform: Transform3D
