@@ -17,6 +17,11 @@ import Origami
         Painter.depthOrder(members).map(\.member)
     }
 
+    /// The painter's depth order of one 3D context with each fragment's corners (the context's space after the divide).
+    public static func scenePolygonsInDepthOrder(_ members: [RenderMember]) -> [(member: Int, points: [Vector3])] {
+        Painter.depthOrder(members).map { ($0.member, $0.points) }
+    }
+
     /// The BSP alone over convex planar polygons (tie-break: later polygons on top). Returns each fragment's
     /// polygon index and corners, back to front.
     public static func backToFront(_ polygons: [[Vector3]]) -> [(polygon: Int, points: [Vector3])] {
