@@ -137,3 +137,35 @@ struct DepthOrderReferenceTests {
         try text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 }
+
+/// The painter paints fragments as the BSP makes them (issue 20 item 1: 500 crossing planes are 1.86 M fragments):
+/// the streamed order is the collected one, and the walk never holds more than a small part of the fragments.
+@Suite("Streamed depth order")
+struct StreamedDepthOrderTests {
+    @Test("The streamed fragments are the collected ones, in the same order")
+    func streamedIsCollected() throws {
+        let tree = try RenderTree(root: try FragmentFillTests.crossingPlanes(50))
+        let members = try #require(tree.members.first).node.members
+        let collected = BenchmarkProbes.scenePolygonsInDepthOrder(members)
+        let streamed = BenchmarkProbes.streamedDepthOrder(members).fragments
+        try #require(collected.count > 1000)
+        #expect(streamed.count == collected.count)
+        let differing = zip(streamed, collected).enumerated().filter { $1.0.member != $1.1.member || $1.0.points != $1.1.points }
+        #expect(differing.isEmpty, "\(differing.count) fragments differ, first at \(differing.first?.offset ?? -1)")
+    }
+
+    /// 200 crossing planes give 122 385 fragments of about 4 corners each; the walk holds the pending lists along one
+    /// path of the tree (about 1 700 polygons here), and its point pool is compacted to their corners whenever it has
+    /// doubled (and has reached 32 768 corners). The bounds (1/20 of the fragments, 1/10 of their 489 k corners) leave
+    /// room on either side: a walk that kept every fragment, or every piece's corners, would hold more than all of them.
+    @Test("The walk holds a small part of the fragments at any time")
+    func memoryStaysFlat() throws {
+        let tree = try RenderTree(root: try FragmentFillTests.crossingPlanes(200))
+        let members = try #require(tree.members.first).node.members
+        let walk = BenchmarkProbes.streamedDepthOrder(members)
+        let corners = walk.fragments.reduce(0) { $0 + $1.points.count }
+        try #require(walk.fragments.count == DepthOrderReferenceDigests.crossingPlanes200.fragments)
+        #expect(walk.peakPendingPolygons < walk.fragments.count / 20, "\(walk.peakPendingPolygons) polygons pending")
+        #expect(walk.peakPoints < corners / 10, "\(walk.peakPoints) corners in the pool of \(corners)")
+    }
+}
