@@ -169,3 +169,26 @@ struct StreamedDepthOrderTests {
         #expect(walk.peakPoints < corners / 10, "\(walk.peakPoints) corners in the pool of \(corners)")
     }
 }
+
+/// Which members may seal is decided before the BSP (`SharedEdges.sealCandidates`): crossing planes stream only if
+/// none of them can.
+@Suite("Seal candidates")
+struct SealCandidatesBeforeSplittingTests {
+    /// The 50 crossing planes' edges pass through one another at angles, never along one another: no seal, so the
+    /// painter streams their fragments.
+    @Test func crossingPlanesHaveNone() throws {
+        let tree = try RenderTree(root: try FragmentFillTests.crossingPlanes(50))
+        let members = try #require(tree.members.first).node.members
+        #expect(BenchmarkProbes.depthOrderStatistics(members).sealCandidates == 0)
+    }
+
+    /// The book's cube in perspective: any two faces turned toward the viewer are neighbours (opposite faces of a
+    /// convex solid never both are), so they share an edge and every visible face is a candidate; there are at least
+    /// two of them (figure 5.20 shows three).
+    @Test func aCubesFacesAreCandidates() throws {
+        let tree = try RenderTree(root: try BookCube(faceColors: (0..<6).map { _ in Color.white }).container)
+        let members = try #require(tree.members.first).node.members
+        #expect(members.count == 6)
+        #expect(BenchmarkProbes.depthOrderStatistics(members).sealCandidates >= 2)
+    }
+}
