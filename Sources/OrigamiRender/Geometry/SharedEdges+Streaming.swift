@@ -3,18 +3,39 @@ import Origami
 /// What the painter needs from `SharedEdges` when it paints fragments as the BSP hands them out (`Painter.drawScene`),
 /// without the whole list of fragments.
 extension SharedEdges {
-    /// The edges of one fragment of a split member that lie on the member's whole `polygon` (as `outer` has them for
-    /// that fragment).
-    static func outerEdges(of pts: ArraySlice<Vector3>, polygon: [Vector3]) -> [PlaneSegment] {
-        var out: [PlaneSegment] = []
-        let base = pts.startIndex, count = pts.count
-        for k in 0..<count {
-            let a = pts[base + k], b = pts[base + (k + 1) % count]
-            if a != b, liesOnBoundary(a, b, of: polygon) {
-                out.append(PlaneSegment(a: PlanePoint(a.x, a.y), b: PlanePoint(b.x, b.y)))
+    /// A member's whole polygon's edge lines, worked out once for all its fragments: `liesOnBoundary`'s test with each
+    /// line's unit direction and length precomputed (the same arithmetic, so the same answers).
+    struct Boundary {
+        private let lines: [(p: Vector3, u: Vector3, length: Double)]
+
+        init(_ polygon: [Vector3]) {
+            lines = polygon.indices.map { i in
+                let p = polygon[i], d = polygon[(i + 1) % polygon.count] - p, length = d.length
+                return (p, d / length, length)
             }
         }
-        return out
+
+        /// `liesOnBoundary(a, b, of: polygon)`.
+        func contains(_ a: Vector3, _ b: Vector3) -> Bool {
+            let tol = SharedEdges.tolerance(a, b)
+            for line in lines where line.length > tol {
+                let pa = a - line.p, pb = b - line.p
+                if (pa - line.u * pa.dot(line.u)).length <= tol, (pb - line.u * pb.dot(line.u)).length <= tol { return true }
+            }
+            return false
+        }
+
+        /// The edges of one fragment of a split member that lie on this boundary (as `outer` has them for that
+        /// fragment).
+        func outerEdges(of pts: ArraySlice<Vector3>) -> [PlaneSegment] {
+            var out: [PlaneSegment] = []
+            let base = pts.startIndex, count = pts.count
+            for k in 0..<count {
+                let a = pts[base + k], b = pts[base + (k + 1) % count]
+                if a != b, contains(a, b) { out.append(PlaneSegment(a: PlanePoint(a.x, a.y), b: PlanePoint(b.x, b.y))) }
+            }
+            return out
+        }
     }
 
     /// Which members may take part in a seal among the fragments the BSP makes of `polygons` (the members' whole

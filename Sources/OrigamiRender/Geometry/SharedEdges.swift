@@ -275,7 +275,7 @@ struct SharedEdges {
         return ((ap - u * t).length, t)
     }
 
-    static func liesOnBoundary(_ a: Vector3, _ b: Vector3, of polygon: [Vector3]) -> Bool {
+    private static func liesOnBoundary(_ a: Vector3, _ b: Vector3, of polygon: [Vector3]) -> Bool {
         let tol = tolerance(a, b)
         for i in polygon.indices {
             let p = polygon[i], q = polygon[(i + 1) % polygon.count]

@@ -89,6 +89,13 @@ final class Painter {
             }
             return
         }
+        var boundaries: [SharedEdges.Boundary??] = Array(repeating: nil, count: members.count)
+        func boundary(_ m: Int) -> SharedEdges.Boundary? {
+            if let known = boundaries[m] { return known }
+            let b = whole[m].map { SharedEdges.Boundary($0.points) }
+            boundaries[m] = .some(b)
+            return b
+        }
         // The k-th fragment of a candidate member in this walk is `sealing.fragments[k]`: the two walks are the same.
         var k = 0
         try Painter.depthOrder(input, members: members) { f in
@@ -99,7 +106,7 @@ final class Painter {
                 k += 1
             } else {
                 sealed = []
-                outer = f.isWhole ? [] : whole[f.member].map { SharedEdges.outerEdges(of: f.points, polygon: $0.points) } ?? []
+                outer = f.isWhole ? [] : boundary(f.member)?.outerEdges(of: f.points) ?? []
             }
             try drawFragment(f.points.map { PlanePoint($0.x, $0.y) }, member: f.member, isWhole: f.isWhole, outer: outer,
                              sealed: sealed, members: members, chain: chain, filter: filter, plain: &plain)
