@@ -103,17 +103,32 @@ extension SharedEdges {
             for m in faces { candidates[m] = true }
             return candidates
         }
+        // Each edge of a member not yet marked looks for one partner among the edges whose x-ranges meet its own (on
+        // both sides in the sorted order, back as far as the widest edge reaches), and marks both members at the first
+        // it finds: every member with a partner ends up marked, and a scene of shared edges (a lattice of cubes) stops
+        // each search early.
         let order = edges.indices.sorted { lo[$0].x < lo[$1].x }
-        for (position, i) in order.enumerated() {
-            var next = position + 1
-            while next < order.count, lo[order[next]].x <= hi[i].x {
-                let j = order[next]
-                next += 1
-                let e = edges[i], g = edges[j]
-                guard e.member != g.member, !(candidates[e.member] && candidates[g.member]),
-                      lo[i].y <= hi[j].y, lo[j].y <= hi[i].y, lo[i].z <= hi[j].z, lo[j].z <= hi[i].z else { continue }
-                if runsNear(e, g) || runsNear(g, e) { candidates[e.member] = true; candidates[g.member] = true }
+        let widest = edges.indices.reduce(0.0) { Swift.max($0, hi[$1].x - lo[$1].x) }
+        for (position, i) in order.enumerated() where !candidates[edges[i].member] {
+            let e = edges[i]
+            func isPartner(_ j: Int) -> Bool {
+                let g = edges[j]
+                guard g.member != e.member, lo[i].y <= hi[j].y, lo[j].y <= hi[i].y, lo[i].z <= hi[j].z, lo[j].z <= hi[i].z,
+                      lo[i].x <= hi[j].x, lo[j].x <= hi[i].x else { return false }
+                return runsNear(e, g) || runsNear(g, e)
             }
+            var found: Int?
+            var next = position + 1
+            while found == nil, next < order.count, lo[order[next]].x <= hi[i].x {
+                if isPartner(order[next]) { found = order[next] }
+                next += 1
+            }
+            var previous = position - 1
+            while found == nil, previous >= 0, lo[order[previous]].x >= lo[i].x - widest {
+                if isPartner(order[previous]) { found = order[previous] }
+                previous -= 1
+            }
+            if let found { candidates[e.member] = true; candidates[edges[found].member] = true }
         }
         return candidates
     }
