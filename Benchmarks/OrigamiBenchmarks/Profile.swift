@@ -21,6 +21,15 @@ enum Profile {
             for _ in 0..<iterations { blackHole(try Renderer.render(lattice, size: Scenes.canvas, options: options)) }
         case "planes-count":
             for n in [50, 200, 500] { print(n, try RenderBenchmarks.fragmentPolygons(try Scenes.crossingPlanes(n)).count) }
+        case "planes-walk":
+            // The depth order's walk alone, fragments not kept: what it makes and the most it holds at once.
+            for n in [50, 200, 500] {
+                let tree = try RenderTree(root: try Scenes.crossingPlanes(n))
+                guard let container = tree.members.first else { throw BenchError("no container") }
+                let s = BenchmarkProbes.depthOrderStatistics(container.node.members)
+                print(n, "planes:", s.fragments, "fragments; at most", s.peakPendingPolygons, "polygons pending,",
+                      s.peakPoints, "corners in the pool;", s.sealCandidates, "members may seal;", "peak RSS", try SweepBenchmarks.peakResidentKiB() / 1024, "MiB")
+            }
         case "planes50", "planes200", "planes500", "planes50-clip", "planes200-clip", "planes500-clip":
             // `-clip`: every fragment through a hard clip and the whole face, as before issue 20.
             let parts = name.dropFirst(6).split(separator: "-")
@@ -91,7 +100,7 @@ enum Profile {
             let (root, leaf, _) = try GeometryBenchmarks.conversionChain()
             for _ in 0..<iterations * 1000 { blackHole(root.convert(opaque(CGPoint(x: 20, y: 30)), from: leaf)) }
         default:
-            throw BenchError("unknown profile \(name): flat, image, lattice, planes50/200/500[-clip], planes-count, png-flat, "
+            throw BenchError("unknown profile \(name): flat, image, lattice, planes50/200/500[-clip], planes-count, planes-walk, png-flat, "
                              + "png-image, hit-tree, hit-frontmost, hitmap, frame, convert, freeze, freeze-animated, turntable, "
                              + "turntable-serial")
         }

@@ -58,7 +58,8 @@ import Testing
     }
 
     static func seals(_ members: [RenderMember], bySolid: Bool) -> (sealed: [[String]], outer: [[String]], searchedBySolid: Bool) {
-        let (fragments, polygons) = Painter.sortedScene(members)
+        let (input, polygons) = Painter.scenePolygons(members)
+        let fragments = Painter.depthOrder(input, members: members)
         let edges = SharedEdges(fragments: fragments, polygons: polygons, outline: { Painter.shapeOutline(members[$0]) },
                                 sealable: { Painter.isSealable(members[$0]) },
                                 solid: bySolid ? { members[$0].solid } : nil)

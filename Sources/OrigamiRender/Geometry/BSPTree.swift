@@ -6,9 +6,33 @@ import Origami
 /// Polygons within `thickness` of a node's plane count as coplanar; coplanar polygons are drawn by
 /// ascending `zPosition`, then tree order (later on top) — so a scene without 3D transforms reduces to
 /// Core Animation's 2D rule.
+///
+/// The tree is never held whole: the viewer's side of every plane is known before the tree is built (after the
+/// divide the eye is at +z), so building and walking are one depth-first pass. A node's polygons are split by its
+/// plane, the far side is built and walked, the node's coplanar polygons are handed out, then the near side; each
+/// list is dropped when it has been handled. What is alive is the unfinished lists along one path of the tree (and
+/// the corners they use), not the tree's fragments: 500 crossing planes make 1.86 M fragments, at most tens of
+/// thousands of them pending at once.
 struct BSPTree {
     /// Coplanar tie-break for one member: `(zPosition, treeIndex)`; larger draws later.
     typealias Rank = (Double, Int)
+
+    /// One fragment as the walk hands it out, back to front. `points` is valid only during the call.
+    struct Fragment {
+        let points: ArraySlice<Vector3>
+        let member: Int
+        /// The member's polygon as it came in, never split (a member with one fragment).
+        let isWhole: Bool
+    }
+
+    /// How much the walk kept alive at most (for the tests that show it does not hold every fragment).
+    struct Statistics {
+        /// Polygons (whole, or pieces of splits) pending in the work lists.
+        var peakPendingPolygons = 0
+        /// Corners in the point pool.
+        var peakPoints = 0
+        var fragments = 0
+    }
 
     /// A polygon: a range of `points`, its member, and its plane (the unit Newell normal and the offset of its
     /// centroid), worked out once when it is made.
@@ -17,45 +41,58 @@ struct BSPTree {
         /// `nil` for a degenerate polygon (a zero normal has no plane).
         var normal: Vector3?
         var offset: Double
+        var isWhole: Bool
     }
 
-    /// A node: its plane's unit normal (`.unitZ` for a node of planeless polygons), its children (−1: none) and its
-    /// coplanar polygons, a range of `coplanarPolygons`.
-    private struct Node {
-        var normal: Vector3
-        var front = -1, back = -1
-        var coplanarStart: Int, coplanarCount = 0
-    }
-
-    /// Every polygon's corners, end to end: the input's, then each split's pieces as they are made. A polygon is a
-    /// range of it, so splitting allocates nothing per polygon.
+    /// The corners of every pending polygon: the input's, then each split's pieces as they are made. A polygon is a
+    /// range of it, so splitting allocates nothing per polygon; the pool is compacted to the pending polygons' corners
+    /// whenever it has doubled since the last time.
     private var points: [Vector3] = []
-    private var polygons: [Polygon] = []
-    private var nodes: [Node] = []
-    private var coplanarPolygons: [Int] = []
+    /// The work lists, end to end: each pending work item is a range of it, the top item's range last, so the one
+    /// popped is moved out and the array only ever holds the unfinished lists along one path of the tree.
+    private var lists: [Polygon] = []
     private var ranks: [Rank] = []
+    private let thickness: Double
+    private(set) var statistics = Statistics()
 
     /// `thickness` is in the context's units (points after the divide).
-    init(_ input: [ScenePolygon], thickness: Double = 1e-3, rank: (Int) -> Rank) {
+    private init(_ input: [ScenePolygon], thickness: Double, rank: (Int) -> Rank) {
+        self.thickness = thickness
         var total = 0, maxMember = -1
         for p in input { total += p.points.count; maxMember = Swift.max(maxMember, p.member) }
         points.reserveCapacity(2 * total)
-        polygons.reserveCapacity(2 * input.count)
+        lists.reserveCapacity(2 * input.count)
         for p in input {
             let first = points.count
             points += p.points
-            addPolygon(start: first, count: p.points.count, member: p.member)
+            lists.append(makePolygon(start: first, count: p.points.count, member: p.member, isWhole: true))
         }
         // Ranks by member, asked once each.
         var known = [Bool](repeating: false, count: maxMember + 1)
         ranks = Array(repeating: (0, 0), count: maxMember + 1)
         for p in input where !known[p.member] { known[p.member] = true; ranks[p.member] = rank(p.member) }
-        build(thickness: thickness)
     }
 
-    /// Records the polygon `points[start ..< start + count]` with its plane: Newell's normal about the centroid (as
+    /// Hands every fragment of `input`'s tree to `body`, back to front (the painter's order), as the tree is built.
+    @discardableResult
+    static func backToFront(_ input: [ScenePolygon], thickness: Double = 1e-3, rank: (Int) -> Rank,
+                            _ body: (Fragment) throws -> Void) rethrows -> Statistics {
+        var tree = BSPTree(input, thickness: thickness, rank: rank)
+        try tree.walk(body)
+        return tree.statistics
+    }
+
+    /// The fragments back to front, collected (`inspect`, the tests, the benchmarks' baselines).
+    static func backToFront(_ input: [ScenePolygon], thickness: Double = 1e-3, rank: (Int) -> Rank) -> [ScenePolygon] {
+        var out: [ScenePolygon] = []
+        out.reserveCapacity(input.count)
+        backToFront(input, thickness: thickness, rank: rank) { out.append(ScenePolygon(points: Array($0.points), member: $0.member)) }
+        return out
+    }
+
+    /// The polygon `points[start ..< start + count]` with its plane: Newell's normal about the centroid (as
     /// `Vector3.newellNormal`, the same arithmetic), normalised, and the centroid's offset along it.
-    private mutating func addPolygon(start s: Int, count c: Int, member: Int) {
+    private func makePolygon(start s: Int, count c: Int, member: Int, isWhole: Bool) -> Polygon {
         var sum = Vector3.zero
         for i in s ..< s + c { sum = sum + points[i] }
         let centroid = sum / Double(c)
@@ -64,76 +101,57 @@ struct BSPTree {
             n = n + (points[s + i] - centroid).cross(points[s + (i + 1) % c] - centroid)
         }
         let unit = n.normalized()
-        polygons.append(Polygon(start: s, count: c, member: member, normal: unit, offset: unit?.dot(centroid) ?? 0))
+        return Polygon(start: s, count: c, member: member, normal: unit, offset: unit?.dot(centroid) ?? 0, isWhole: isWhole)
     }
 
-    /// The fragments back to front (the painter's order).
-    func backToFront() -> [ScenePolygon] {
-        var out: [ScenePolygon] = []
-        out.reserveCapacity(polygons.count)
-        guard !nodes.isEmpty else { return out }
-        // Explicit stack instead of recursion: deep trees of many planes cannot overflow. A node is pushed as
-        // `~index` to emit it, as `index` to visit it.
-        var stack = [0]
-        var order: [Int] = []
-        while let step = stack.popLast() {
-            if step < 0 {
-                let node = nodes[~step]
-                order.removeAll(keepingCapacity: true)
-                order += coplanarPolygons[node.coplanarStart ..< node.coplanarStart + node.coplanarCount]
-                if order.count > 1 {
-                    order.sort { a, b in
-                        let ra = ranks[polygons[a].member], rb = ranks[polygons[b].member]
-                        return ra.0 != rb.0 ? ra.0 < rb.0 : ra.1 < rb.1
-                    }
-                }
-                for k in order {
-                    let p = polygons[k]
-                    out.append(ScenePolygon(points: Array(points[p.start ..< p.start + p.count]), member: p.member))
-                }
-            } else {
-                // The viewer is at +z: the side the normal points to is nearer when normal.z > 0.
-                let node = nodes[step]
-                let (far, near) = node.normal.z >= 0 ? (node.back, node.front) : (node.front, node.back)
-                if near >= 0 { stack.append(near) }
-                stack.append(~step)
-                if far >= 0 { stack.append(far) }
-            }
+    /// Keeps only the pending polygons' corners (every live polygon is in `lists` between work items).
+    private mutating func compactPoints() {
+        var kept: [Vector3] = []
+        kept.reserveCapacity(2 * lists.reduce(0) { $0 + $1.count })
+        for i in lists.indices {
+            let p = lists[i]
+            lists[i].start = kept.count
+            kept += points[p.start ..< p.start + p.count]
         }
-        return out
+        points = kept
     }
 
-    private mutating func build(thickness: Double) {
-        // Planes of degenerate polygons (seen edge-on after projection they are still planar in 3D, but a
-        // zero normal has no plane) go to the first usable node as coplanar passengers.
-        // Work items are ranges of `lists` (polygon indices) with the node to attach theirs to (−1: the root, else a
-        // node and which child). The items on the stack lie in `lists` in stack order, the top one last, so the one
-        // popped is moved out and `lists` only ever holds the unfinished ranges along one path of the tree.
-        var lists = Array(0 ..< polygons.count)
-        var work: [(from: Int, parent: Int, isFront: Bool)] = [(0, -1, false)]
-        var current: [Int] = [], backs: [Int] = [], distances: [Double] = []
+    private mutating func walk(_ body: (Fragment) throws -> Void) rethrows {
+        // Planes of degenerate polygons (seen edge-on after projection they are still planar in 3D, but a zero normal
+        // has no plane) go to the first usable node as coplanar passengers.
+        // A work item is the range of `lists` from `from` to the next item's start: a list to split (`emit` false) or a
+        // node's coplanar polygons to hand out. A node pushes its near side, its coplanar polygons and its far side, so
+        // the far side is done first: the walk's order is the tree's back-to-front order.
+        var work: [(from: Int, emit: Bool)] = [(0, false)]
+        var current: [Polygon] = [], fronts: [Polygon] = [], backs: [Polygon] = [], coplanar: [Polygon] = []
+        var distances: [Double] = []
+        var compactAt = Swift.max(2 * points.count, 1 << 15)
         while let item = work.popLast() {
+            statistics.peakPendingPolygons = Swift.max(statistics.peakPendingPolygons, lists.count)
+            statistics.peakPoints = Swift.max(statistics.peakPoints, points.count)
+            if points.count > compactAt {
+                compactPoints()
+                compactAt = Swift.max(2 * points.count, 1 << 15)
+            }
             current.removeAll(keepingCapacity: true)
             current += lists[item.from...]
             lists.removeLast(lists.count - item.from)
-            guard !current.isEmpty else { continue }
-            let index = nodes.count
-            if item.parent >= 0 {
-                if item.isFront { nodes[item.parent].front = index } else { nodes[item.parent].back = index }
-            }
-            guard let splitterIndex = splitter(current, thickness: thickness),
-                  let n = polygons[current[splitterIndex]].normal else {
-                nodes.append(Node(normal: .unitZ, coplanarStart: coplanarPolygons.count, coplanarCount: current.count))
-                coplanarPolygons += current
+            if item.emit {
+                try emit(&current, body)
                 continue
             }
-            let d = polygons[current[splitterIndex]].offset
-            var node = Node(normal: n, coplanarStart: coplanarPolygons.count)
-            let frontStart = lists.count
+            guard !current.isEmpty else { continue }
+            guard let splitterIndex = splitter(current), let n = current[splitterIndex].normal else {
+                try emit(&current, body)
+                continue
+            }
+            let d = current[splitterIndex].offset
+            fronts.removeAll(keepingCapacity: true)
             backs.removeAll(keepingCapacity: true)
+            coplanar.removeAll(keepingCapacity: true)
             for (k, p) in current.enumerated() {
-                if k == splitterIndex { coplanarPolygons.append(p); continue }
-                let s = polygons[p].start, c = polygons[p].count
+                if k == splitterIndex { coplanar.append(p); continue }
+                let s = p.start, c = p.count
                 distances.removeAll(keepingCapacity: true)
                 let (hasFront, hasBack) = points.withUnsafeBufferPointer { pts in
                     var hasFront = false, hasBack = false
@@ -146,12 +164,11 @@ struct BSPTree {
                     return (hasFront, hasBack)
                 }
                 switch (hasFront, hasBack) {
-                case (false, false): coplanarPolygons.append(p)
-                case (true, false): lists.append(p)
+                case (false, false): coplanar.append(p)
+                case (true, false): fronts.append(p)
                 case (false, true): backs.append(p)
                 case (true, true):
                     // The front piece, then the back piece, appended to `points` corner by corner.
-                    let member = polygons[p].member
                     for side in 0 ..< 2 {
                         let first = points.count
                         for i in 0 ..< c {
@@ -165,17 +182,34 @@ struct BSPTree {
                         }
                         let made = points.count - first
                         guard made >= 3 else { points.removeLast(made); continue }
-                        addPolygon(start: first, count: made, member: member)
-                        if side == 0 { lists.append(polygons.count - 1) } else { backs.append(polygons.count - 1) }
+                        let piece = makePolygon(start: first, count: made, member: p.member, isWhole: false)
+                        if side == 0 { fronts.append(piece) } else { backs.append(piece) }
                     }
                 }
             }
-            node.coplanarCount = coplanarPolygons.count - node.coplanarStart
-            nodes.append(node)
-            let backStart = lists.count
-            lists += backs
-            work.append((frontStart, index, true))
-            work.append((backStart, index, false))
+            // The viewer is at +z: the side the normal points to is nearer when normal.z > 0.
+            let (far, near) = n.z >= 0 ? (backs, fronts) : (fronts, backs)
+            work.append((lists.count, false))
+            lists += near
+            work.append((lists.count, true))
+            lists += coplanar
+            work.append((lists.count, false))
+            lists += far
+        }
+        statistics.peakPoints = Swift.max(statistics.peakPoints, points.count)
+    }
+
+    /// Hands out one node's coplanar polygons by rank (the sort the collected tree's walk did, on the same order).
+    private mutating func emit(_ polys: inout [Polygon], _ body: (Fragment) throws -> Void) rethrows {
+        if polys.count > 1 {
+            polys.sort { a, b in
+                let ra = ranks[a.member], rb = ranks[b.member]
+                return ra.0 != rb.0 ? ra.0 < rb.0 : ra.1 < rb.1
+            }
+        }
+        statistics.fragments += polys.count
+        for p in polys {
+            try body(Fragment(points: points[p.start ..< p.start + p.count], member: p.member, isWhole: p.isWhole))
         }
     }
 
@@ -186,23 +220,22 @@ struct BSPTree {
     /// Which polygon's plane divides `polys` (an index into it): the first (in the order given) of those that cut
     /// the fewest others, so that a scene of separate solids is not cut up more than it must be; `nil` when none
     /// has a plane.
-    private func splitter(_ polys: [Int], thickness: Double) -> Int? {
+    private func splitter(_ polys: [Polygon]) -> Int? {
         guard polys.count > 1, polys.count <= Self.splitterSearchLimit else {
-            return polys.firstIndex { polygons[$0].normal != nil }
+            return polys.firstIndex { $0.normal != nil }
         }
         var usable = 0
-        for p in polys where polygons[p].normal != nil { usable += 1 }
-        guard usable > 1 else { return polys.firstIndex { polygons[$0].normal != nil } }
+        for p in polys where p.normal != nil { usable += 1 }
+        guard usable > 1 else { return polys.firstIndex { $0.normal != nil } }
         return points.withUnsafeBufferPointer { pts in
             var best: (index: Int, cuts: Int)?
             for (i, candidate) in polys.enumerated() {
-                guard let n = polygons[candidate].normal else { continue }
-                let d = polygons[candidate].offset
+                guard let n = candidate.normal else { continue }
+                let d = candidate.offset
                 var cuts = 0
                 for (j, p) in polys.enumerated() where j != i {
                     var isFront = false, isBack = false
-                    let s = polygons[p].start
-                    for v in s ..< s + polygons[p].count {
+                    for v in p.start ..< p.start + p.count {
                         let e = n.dot(pts[v]) - d
                         if e > thickness { isFront = true } else if e < -thickness { isBack = true }
                     }

@@ -17,11 +17,38 @@ import Origami
         Painter.depthOrder(members).map(\.member)
     }
 
+    /// The painter's depth order of one 3D context with each fragment's corners (the context's space after the divide).
+    public static func scenePolygonsInDepthOrder(_ members: [RenderMember]) -> [(member: Int, points: [Vector3])] {
+        Painter.depthOrder(members).map { ($0.member, $0.points) }
+    }
+
     /// The BSP alone over convex planar polygons (tie-break: later polygons on top). Returns each fragment's
     /// polygon index and corners, back to front.
     public static func backToFront(_ polygons: [[Vector3]]) -> [(polygon: Int, points: [Vector3])] {
         let input = polygons.enumerated().map { ScenePolygon(points: $1, member: $0) }
-        return BSPTree(input) { (0, $0) }.backToFront().map { ($0.member, $0.points) }
+        return BSPTree.backToFront(input, rank: { (0, $0) }).map { ($0.member, $0.points) }
+    }
+
+    /// The painter's depth order of one 3D context as the painter receives it, fragment by fragment while the BSP is
+    /// built, with the most the walk held at once: polygons pending in its work lists and corners in its point pool.
+    public static func streamedDepthOrder(_ members: [RenderMember])
+        -> (fragments: [(member: Int, points: [Vector3])], peakPendingPolygons: Int, peakPoints: Int) {
+        var fragments: [(member: Int, points: [Vector3])] = []
+        let statistics = Painter.depthOrder(Painter.scenePolygons(members).input, members: members) {
+            fragments.append(($0.member, Array($0.points)))
+        }
+        return (fragments, statistics.peakPendingPolygons, statistics.peakPoints)
+    }
+
+    /// The depth order's walk over one 3D context without keeping its fragments: how many it made and the most it held
+    /// at once (polygons pending in its work lists, corners in its point pool).
+    public static func depthOrderStatistics(_ members: [RenderMember])
+        -> (fragments: Int, peakPendingPolygons: Int, peakPoints: Int, sealCandidates: Int) {
+        let input = Painter.scenePolygons(members).input
+        let s = Painter.depthOrder(input, members: members) { _ in }
+        let candidates = SharedEdges.sealCandidates(input, outline: { Painter.shapeOutline(members[$0]) },
+                                                    sealable: { Painter.isSealable(members[$0]) })
+        return (s.fragments, s.peakPendingPolygons, s.peakPoints, candidates.filter { $0 }.count)
     }
 
     /// `root` rendered with every fragment of a split plane drawn through a hard clip and the whole face, as before

@@ -39,7 +39,7 @@ struct SealedEdge: Sendable {
 /// extension is clipped to the later fragment (`Ring.extended(along:by:tolerance:)`), so it never pokes past the
 /// pair's outline where the two meet a silhouette. Free edges (silhouettes) are never moved: a lone plane covers
 /// its exact area. (Where a shared edge ends on the silhouette, three coverages meet in one pixel and no
-/// source-over order is exact; there the BSP's geometric input order, `Painter.sortedScene`, keeps the paint order,
+/// source-over order is exact; there the BSP's geometric input order, `Painter.scenePolygons`, keeps the paint order,
 /// and so the pixels, independent of the tree's order.)
 ///
 /// The test is done on the fragments' corners in the context's space after the perspective divide (a shared 3D

@@ -37,66 +37,127 @@ final class Painter {
     }
 
     /// Draws one 3D context: `members` live in the owner's bounds space, which `chain` maps to the device.
+    ///
+    /// Fragments are painted as the BSP hands them out (`BSPTree`), so a scene of crossing planes never holds its
+    /// fragments: memory stays at the tree's pending lists however many fragments there are. Seals are the exception:
+    /// a face is extended under one painted later (`SharedEdges`), which must be known when the earlier one is
+    /// painted. Which members may seal at all is decided from the unsplit polygons (`SharedEdges.sealCandidates`):
+    /// none (crossing planes), and fragments stream; a few, and their fragments alone are collected by a first walk
+    /// of the same tree; most (solids, a lattice of cubes), and every fragment is collected in one walk.
     func drawScene(_ members: [RenderMember], chain: PlaneChain, filter: ColorFilter) throws {
-        let (fragments, polygons) = Painter.sortedScene(members)
-        var pieces: [Int: Int] = [:]
-        for f in fragments { pieces[f.member, default: 0] += 1 }
-        let edges = SharedEdges(fragments: fragments, polygons: polygons, outline: { Painter.shapeOutline(members[$0]) },
-                                sealable: { seal > 0 && Painter.isSealable(members[$0]) }, solid: { members[$0].solid })
+        let (input, whole) = Painter.scenePolygons(members)
+        let outline = { Painter.shapeOutline(members[$0]) }
+        let sealable = { self.seal > 0 && Painter.isSealable(members[$0]) }
+        let candidates = SharedEdges.sealCandidates(input, outline: outline, sealable: sealable)
+        var plain: [PlainFace??] = Array(repeating: nil, count: members.count)
+        let candidateCount = candidates.reduce(0) { $0 + ($1 ? 1 : 0) }
+        let collectsAll = 2 * candidateCount > input.count
+        // The fragments that may seal, back to front, and their seals; `nil`: none may.
+        var sealing: (fragments: [ScenePolygon], edges: SharedEdges)?
+        if collectsAll {
+            let fragments = Painter.depthOrder(input, members: members)
+            sealing = (fragments, SharedEdges(fragments: fragments, polygons: whole, outline: outline, sealable: sealable,
+                                          solid: { members[$0].solid }))
+        } else if candidateCount > 0 {
+            var fragments: [ScenePolygon] = []
+            Painter.depthOrder(input, members: members) { f in
+                if candidates[f.member] { fragments.append(ScenePolygon(points: Array(f.points), member: f.member)) }
+            }
+            sealing = (fragments, SharedEdges(fragments: fragments, polygons: whole, outline: outline, sealable: sealable,
+                                          solid: { members[$0].solid }))
+        }
         // Each later fragment's polygon on the device, mapped once: a big solid's cap is the `under` of thousands
         // of seals.
         var devicePolygons: [Int: Ring?] = [:]
-        func devicePolygon(_ f: Int) -> Ring? {
-            if let known = devicePolygons[f] { return known }
-            let ring = chain.map([fragments[f].flattened]).first
-            devicePolygons[f] = ring
-            return ring
-        }
-        // Per split member, decided once: whether its face is one plain fill (then each fragment is filled, not
-        // clipped) and that fill's colour and device outline.
-        var plain: [PlainFace??] = Array(repeating: nil, count: members.count)
-        for (k, f) in fragments.enumerated() {
-            let m = members[f.member]
+        func seals(_ k: Int) -> [EdgeSeal] {
+            guard let sealing else { return [] }
             var seen = Set<Int>()
-            let sealed = edges.sealed[k].filter { seen.insert($0.later).inserted }.compactMap { e -> EdgeSeal? in
-                guard let segment = chain.map(e.segment), let under = devicePolygon(e.later) else { return nil }
-                return EdgeSeal(segment: segment, under: under)
+            return sealing.edges.sealed[k].filter { seen.insert($0.later).inserted }.compactMap { e -> EdgeSeal? in
+                guard let segment = chain.map(e.segment) else { return nil }
+                let under: Ring?
+                if let known = devicePolygons[e.later] { under = known } else {
+                    under = chain.map([sealing.fragments[e.later].flattened]).first
+                    devicePolygons[e.later] = under
+                }
+                return under.map { EdgeSeal(segment: segment, under: $0) }
             }
-            if pieces[f.member] == 1 {
-                try drawNode(m.node, chain: chain.prepending(Homography(m.transform)),
-                             inheritedOpacity: m.inheritedOpacity, shade: m.shade, filter: filter, sealed: sealed)
-                continue
+        }
+        if collectsAll, let sealing {
+            var pieces: [Int: Int] = [:]
+            for f in sealing.fragments { pieces[f.member, default: 0] += 1 }
+            for (k, f) in sealing.fragments.enumerated() {
+                try drawFragment(f.flattened, member: f.member, isWhole: pieces[f.member] == 1, outer: sealing.edges.outer[k],
+                                 sealed: seals(k), members: members, chain: chain, filter: filter, plain: &plain)
             }
-            // The fragments of one plane tile it along the split lines through a hard-edged cut (a pixel
-            // partition: no seam between them); the cut's other edges, the plane's own, are pushed out of the way
-            // so the face's antialiased outline is what shows there.
-            let outer = edges.outer[k].compactMap { chain.map($0) }
-            let clip = chain.map([f.flattened]).map { ring in
-                ring.offsettingEdges(by: ring.indices.map { i in
-                    outer.contains { $0.isRunAlong(from: ring[i], to: ring[(i + 1) % ring.count],
-                                                   tolerance: Self.deviceTolerance) } ? Self.clipMargin * pixel : 0
-                })
+            return
+        }
+        var boundaries: [SharedEdges.Boundary??] = Array(repeating: nil, count: members.count)
+        func boundary(_ m: Int) -> SharedEdges.Boundary? {
+            if let known = boundaries[m] { return known }
+            let b = whole[m].map { SharedEdges.Boundary($0.points) }
+            boundaries[m] = .some(b)
+            return b
+        }
+        // The k-th fragment of a candidate member in this walk is `sealing.fragments[k]`: the two walks are the same.
+        var k = 0
+        try Painter.depthOrder(input, members: members) { f in
+            let sealed: [EdgeSeal], outer: [PlaneSegment]
+            if sealing != nil, candidates[f.member] {
+                sealed = seals(k)
+                outer = sealing?.edges.outer[k] ?? []
+                k += 1
+            } else {
+                sealed = []
+                outer = f.isWhole ? [] : boundary(f.member)?.outerEdges(of: f.points) ?? []
             }
-            if plain[f.member] == nil {
-                plain[f.member] = clipsEveryFragment ? .some(nil)
-                    : .some(PlainFace(m, chain: chain.prepending(Homography(m.transform)), filter: filter))
-            }
-            if sealed.isEmpty, let face = plain[f.member] ?? nil {
-                // What the clip and the face's fill would leave: the face's antialiased outline cut to the pixels
-                // whose centres the clip holds, one fill.
-                guard let ring = clip.first else { continue }
-                let pixels = ring.pixelCentres(within: visible)
-                let piece = pixels.clipped(toConvex: face.outline)
-                guard piece.count >= 3 else { continue }
-                cr.setColor(face.color)
-                try cr.fill([piece])
-                continue
-            }
-            try cr.withSavedState {
-                try cr.clip(clip, antialias: false)
-                try drawNode(m.node, chain: chain.prepending(Homography(m.transform)),
-                             inheritedOpacity: m.inheritedOpacity, shade: m.shade, filter: filter, sealed: sealed)
-            }
+            try drawFragment(f.points.map { PlanePoint($0.x, $0.y) }, member: f.member, isWhole: f.isWhole, outer: outer,
+                             sealed: sealed, members: members, chain: chain, filter: filter, plain: &plain)
+        }
+    }
+
+    /// Paints one BSP fragment (`flattened`: its outline on the context's plane). A whole plane is drawn as it is;
+    /// a split plane's fragments tile it along the split lines.
+    /// - Parameters:
+    ///   - outer: the fragment's edges that lie on its member's own polygon (`SharedEdges.outer`).
+    ///   - plain: per member, decided once: whether its face is one plain fill, that fill's colour and outline.
+    private func drawFragment(_ flattened: Ring, member: Int, isWhole: Bool, outer outerEdges: [PlaneSegment],
+                              sealed: [EdgeSeal], members: [RenderMember], chain: PlaneChain, filter: ColorFilter,
+                              plain: inout [PlainFace??]) throws {
+        let m = members[member]
+        if isWhole {
+            try drawNode(m.node, chain: chain.prepending(Homography(m.transform)),
+                         inheritedOpacity: m.inheritedOpacity, shade: m.shade, filter: filter, sealed: sealed)
+            return
+        }
+        // The fragments of one plane tile it along the split lines through a hard-edged cut (a pixel
+        // partition: no seam between them); the cut's other edges, the plane's own, are pushed out of the way
+        // so the face's antialiased outline is what shows there.
+        let outer = outerEdges.compactMap { chain.map($0) }
+        let clip = chain.map([flattened]).map { ring in
+            ring.offsettingEdges(by: ring.indices.map { i in
+                outer.contains { $0.isRunAlong(from: ring[i], to: ring[(i + 1) % ring.count],
+                                               tolerance: Self.deviceTolerance) } ? Self.clipMargin * pixel : 0
+            })
+        }
+        if plain[member] == nil {
+            plain[member] = clipsEveryFragment ? .some(nil)
+                : .some(PlainFace(m, chain: chain.prepending(Homography(m.transform)), filter: filter))
+        }
+        if sealed.isEmpty, let face = plain[member] ?? nil {
+            // What the clip and the face's fill would leave: the face's antialiased outline cut to the pixels
+            // whose centres the clip holds, one fill.
+            guard let ring = clip.first else { return }
+            let pixels = ring.pixelCentres(within: visible)
+            let piece = pixels.clipped(toConvex: face.outline)
+            guard piece.count >= 3 else { return }
+            cr.setColor(face.color)
+            try cr.fill([piece])
+            return
+        }
+        try cr.withSavedState {
+            try cr.clip(clip, antialias: false)
+            try drawNode(m.node, chain: chain.prepending(Homography(m.transform)),
+                         inheritedOpacity: m.inheritedOpacity, shade: m.shade, filter: filter, sealed: sealed)
         }
     }
 
@@ -179,10 +240,32 @@ final class Painter {
 
     /// The planes of one 3D context back to front, split where they intersect: the painter's order.
     /// Members that draw nothing (zero opacity, nothing in front of the eye, culled back faces) are left out.
-    static func depthOrder(_ members: [RenderMember]) -> [ScenePolygon] { sortedScene(members).fragments }
+    static func depthOrder(_ members: [RenderMember]) -> [ScenePolygon] {
+        depthOrder(scenePolygons(members).input, members: members)
+    }
 
-    /// `depthOrder`'s fragments, with each drawn member's whole polygon (before splitting), keyed by member.
-    static func sortedScene(_ members: [RenderMember]) -> (fragments: [ScenePolygon], polygons: [Int: ScenePolygon]) {
+    /// `scenePolygons`' input through the BSP, collected.
+    static func depthOrder(_ input: [ScenePolygon], members: [RenderMember]) -> [ScenePolygon] {
+        var out: [ScenePolygon] = []
+        out.reserveCapacity(input.count)
+        depthOrder(input, members: members) { out.append(ScenePolygon(points: Array($0.points), member: $0.member)) }
+        return out
+    }
+
+    /// `scenePolygons`' input through the BSP, each fragment handed to `body` as it is made, back to front.
+    @discardableResult
+    static func depthOrder(_ input: [ScenePolygon], members: [RenderMember],
+                           _ body: (BSPTree.Fragment) throws -> Void) rethrows -> BSPTree.Statistics {
+        guard input.count > 1 else {
+            for p in input { try body(BSPTree.Fragment(points: p.points[...], member: p.member, isWhole: true)) }
+            return BSPTree.Statistics(fragments: input.count)
+        }
+        return try BSPTree.backToFront(input, rank: { (members[$0].zPosition, members[$0].treeIndex) }, body)
+    }
+
+    /// The polygons the BSP sorts, in its input order, with each drawn member's whole polygon (before splitting),
+    /// keyed by member.
+    static func scenePolygons(_ members: [RenderMember]) -> (input: [ScenePolygon], whole: [Int: ScenePolygon]) {
         var polygons: [ScenePolygon] = []
         polygons.reserveCapacity(members.count)
         for (i, m) in members.enumerated() {
@@ -206,7 +289,7 @@ final class Painter {
         polygons = polygons.indices.sorted { i, j in
             keys[i] != keys[j] ? keys[i] < keys[j] : polygons[i].member < polygons[j].member
         }.map { polygons[$0] }
-        return (BSPTree(polygons) { (members[$0].zPosition, members[$0].treeIndex) }.backToFront(), whole)
+        return (polygons, whole)
     }
 
     /// How one node is painted, decided once from its properties and its shade.
