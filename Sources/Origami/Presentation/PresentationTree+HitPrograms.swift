@@ -244,7 +244,8 @@ extension PresentationTree {
 
     /// One query: small trees (nearly all) keep their working memory in fixed-size locals — each at most
     /// 1 KiB, the most `withUnsafeTemporaryAllocation` keeps on the stack without asking (past that it may take
-    /// the heap, a malloc per query).
+    /// the heap, a malloc per query). Inlined into `hitTest`: one call less per query.
+    @inline(__always)
     func firstHit(_ point: CGPoint, policy: HitTestPolicy, local: inout CGPoint) -> Int {
         guard point.x.isFinite, point.y.isFinite else { return -1 }
         let programs = hitPrograms
@@ -269,6 +270,7 @@ extension PresentationTree {
         return withHitBuffers { firstHit(point, policy: policy, buffers: $0, local: &local) }
     }
 
+    @inline(__always)
     private func run(_ steps: UnsafeBufferPointer<TreeHitProgram.Step>, _ point: CGPoint,
                      _ slots: UnsafeMutablePointer<CGPoint>, _ found: inout CGPoint) -> Int {
         guard let first = steps.baseAddress else { return -1 }
@@ -285,7 +287,11 @@ extension PresentationTree {
             case .leaf:
                 let input = s.pointee.input
                 let p = input == currentSlot ? current : slots[Int(input)]
-                if let local = s.pointee.map.apply(p), s.pointee.contains(local),
+                // `map.apply(p)` with its tests reordered: the quotient is the same, and a point outside the
+                // bounds misses whether or not it has an image, so only one inside pays for `hasImage`.
+                let h = s.pointee.map.applyHomogeneous(p)
+                let local = CGPoint(x: h.x / h.z, y: h.y / h.z)
+                if s.pointee.contains(local), Homography.hasImage(h),
                    !s.pointee.hasOutline || containsTouch(Int(s.pointee.node), local) {
                     found = local
                     return Int(s.pointee.node)
@@ -333,10 +339,14 @@ extension PresentationTree {
                 for k in memberStart[owner + 1] ..< memberStart[owner + 2] {
                     // Through the pointer: a member is read field by field, never copied whole.
                     let member = members + k
-                    guard let local = member.pointee.map.apply(p) else { continue }
-                    let inside = member.pointee.bounds.contains(local)
-                    if member.pointee.masksToBounds && !inside { continue }
-                    let m = Int(member.pointee.node), hasScene = member.pointee.hasScene
+                    // `map.apply(p)` with its tests reordered, as a tree-order leaf does: outside the bounds, a
+                    // member that masks or has no scene is no candidate, image or not.
+                    let h = member.pointee.map.applyHomogeneous(p)
+                    let local = CGPoint(x: h.x / h.z, y: h.y / h.z)
+                    let inside = member.pointee.bounds.contains(local), hasScene = member.pointee.hasScene
+                    if !inside && (member.pointee.masksToBounds || !hasScene) { continue }
+                    guard Homography.hasImage(h) else { continue }
+                    let m = Int(member.pointee.node)
                     let touched = inside && (!member.pointee.hasOutline || containsTouch(m, local))
                     guard touched || hasScene, let depth = member.pointee.depth(local) else { continue }
                     let c = HitBuffers.Candidate(node: m, order: Int(member.pointee.order), local: local, depth: depth,
