@@ -324,6 +324,7 @@ extension PresentationTree {
     /// `visitInDepthOrder`'s first visit that is not culled. Culled members, and everything drawn into them,
     /// can never be that visit, so they are left out of the candidates; a context whose candidates have no scenes
     /// of their own answers with its nearest candidate, found in one pass.
+    @inline(__always)
     private func frontmostHit(_ point: CGPoint, _ buffers: HitBuffers, _ found: inout CGPoint) -> Int {
         let members = buffers.frontmost.baseAddress!, memberStart = buffers.frontmostStart
         let candidates = buffers.candidates, steps = buffers.steps
