@@ -141,9 +141,10 @@ struct FrontmostMember {
     }
 }
 
-/// Both tree orders' programs, made on a tree's first first-hit query (a tree frozen only to be drawn never
-/// makes them). Plain data behind a pointer the tree's storage owns (`Storage.hitProgramsAddress`), as the tree's
-/// tables are, so a query reads them without reference counting or generic lookups.
+/// Both tree orders' programs and the frontmost query's members, made on a tree's first first-hit query (a tree
+/// frozen only to be drawn never makes them). Plain data behind a pointer the tree's storage owns
+/// (`Storage.hitProgramsAddress`), as the tree's tables are, so a query reads them without reference counting or
+/// generic lookups.
 struct HitPrograms {
     let treeOrder: UnsafeBufferPointer<TreeHitProgram.Step>
     let coreAnimation: UnsafeBufferPointer<TreeHitProgram.Step>
