@@ -119,8 +119,7 @@ enum GeometryBenchmarks {
         let tree = opaque(PresentationTree(cube))
         let (container, faces) = Scenes.handCube()
         let inverses = HandInverses(container: container, faces: faces)
-        var rng = SplitMix(11)
-        let points = opaque((0..<64).map { _ in CGPoint(x: rng.next(80, 320), y: rng.next(80, 320)) })
+        let points = opaque(hitPoints)
         let policies: [(HitTestPolicy, String)] = [(.treeOrder, "tree order"), (.coreAnimation, "CA order"),
                                                   (.frontmost, "frontmost")]
         var i = 0
@@ -133,6 +132,18 @@ enum GeometryBenchmarks {
                 i = (i + 1) & 63
                 blackHole(inverses.hit(points[i], frontmost: policy == .frontmost))
             }
+        }
+        // Not judged: what answering with the `Layer` (as `hitTest` must) costs the hand loop itself — an array
+        // read, a retain and the caller's release per query — so the rows above can be read against that floor.
+        let handLayers = opaque(cube.sublayers)
+        h.row(group, "hand loop returning its Layer, tree order (API floor)", baseline: "hand: 6 faces, inverses precomputed",
+              note: "the retain/release a `Layer` answer costs") {
+            i = (i + 1) & 63
+            let k = inverses.hit(points[i], frontmost: false)
+            blackHole(k < 0 ? nil : handLayers[k])
+        } against: {
+            i = (i + 1) & 63
+            blackHole(inverses.hit(points[i], frontmost: false))
         }
         let face = opaque(cube.sublayers[0])
         for (policy, label) in [policies[0], policies[2]] {
@@ -149,8 +160,7 @@ enum GeometryBenchmarks {
 
         // Every 8th pixel of a 1024² canvas over the cube: 128×128 touches per call, one core — the cost of a
         // query in bulk, without the hit map's bookkeeping.
-        let grid = (0..<128).flatMap { y in (0..<128).map { x in
-            CGPoint(x: (Double(x * 8) + 0.5) / Scenes.scale, y: (Double(y * 8) + 0.5) / Scenes.scale) } }
+        let grid = hitGrid
         for (policy, label) in [policies[0], policies[2]] {
             h.row("rendering", "hit grid 128² over 1024² cube, \(label)", baseline: "hand: the same 16384 queries",
                   target: "≤ 1.5×", samples: 9) {
@@ -166,6 +176,16 @@ enum GeometryBenchmarks {
             }
         }
     }
+
+    /// The single-point rows' 64 points across the cube (also `--profile hit-rows-*`).
+    static let hitPoints: [CGPoint] = {
+        var rng = SplitMix(11)
+        return (0..<64).map { _ in CGPoint(x: rng.next(80, 320), y: rng.next(80, 320)) }
+    }()
+
+    /// Every 8th pixel centre of the 1024² canvas (also `--profile hit-grid-*`).
+    static let hitGrid: [CGPoint] = (0..<128).flatMap { y in (0..<128).map { x in
+        CGPoint(x: (Double(x * 8) + 0.5) / Scenes.scale, y: (Double(y * 8) + 0.5) / Scenes.scale) } }
 
     /// `HitMap` of the book cube at 1024² (both policies at every pixel centre, rows shared among the cores)
     /// against the hand-written loop on the same 2 × 1024² queries, split among the cores the same way.

@@ -66,6 +66,38 @@ enum Profile {
             let tree = PresentationTree(try BookCube(faceColors: Scenes.faceColors).container)
             let policy: HitTestPolicy = name == "hit-tree" ? .treeOrder : .frontmost
             for _ in 0..<iterations * 1000 { blackHole(tree.hitTest(opaque(CGPoint(x: 200, y: 150)), policy: policy)) }
+        case "hit-rows-tree", "hit-rows-ca", "hit-rows-frontmost", "hand-rows-tree", "hand-rows-frontmost":
+            // The single-point rows' subjects and baselines: the same 64 points, cycled.
+            let points = GeometryBenchmarks.hitPoints
+            let policy: HitTestPolicy = name.hasSuffix("tree") ? .treeOrder : name.hasSuffix("ca") ? .coreAnimation : .frontmost
+            if name.hasPrefix("hand") {
+                let (container, faces) = Scenes.handCube()
+                let inverses = opaque(GeometryBenchmarks.HandInverses(container: container, faces: faces))
+                for k in 0..<iterations * 1000 { blackHole(inverses.hit(points[k & 63], frontmost: policy == .frontmost)) }
+            } else {
+                let tree = opaque(PresentationTree(try BookCube(faceColors: Scenes.faceColors).container))
+                for k in 0..<iterations * 1000 { blackHole(tree.hitTest(points[k & 63], policy: policy)) }
+            }
+        case "hit-grid-tree", "hit-grid-frontmost", "hand-grid-tree", "hand-grid-frontmost":
+            // The 128² grid rows' subjects and baselines, once per iteration.
+            let grid = GeometryBenchmarks.hitGrid, frontmost = name.hasSuffix("frontmost")
+            if name.hasPrefix("hand") {
+                let (container, faces) = Scenes.handCube()
+                let inverses = opaque(GeometryBenchmarks.HandInverses(container: container, faces: faces))
+                for _ in 0..<iterations {
+                    var hits = 0
+                    for p in grid where inverses.hit(p, frontmost: frontmost) >= 0 { hits += 1 }
+                    blackHole(hits)
+                }
+            } else {
+                let tree = opaque(PresentationTree(try BookCube(faceColors: Scenes.faceColors).container))
+                let policy: HitTestPolicy = frontmost ? .frontmost : .treeOrder
+                for _ in 0..<iterations {
+                    var hits = 0
+                    for p in grid where tree.hitTest(p, policy: policy) != nil { hits += 1 }
+                    blackHole(hits)
+                }
+            }
         case "hit-after-change":
             // An edit, then a query: the tree is frozen again for every query.
             let cube = try BookCube(faceColors: Scenes.faceColors).container
@@ -100,8 +132,10 @@ enum Profile {
             let (root, leaf, _) = try GeometryBenchmarks.conversionChain()
             for _ in 0..<iterations * 1000 { blackHole(root.convert(opaque(CGPoint(x: 20, y: 30)), from: leaf)) }
         default:
-            throw BenchError("unknown profile \(name): flat, image, lattice, planes50/200/500[-clip], planes-count, planes-walk, png-flat, "
-                             + "png-image, hit-tree, hit-frontmost, hitmap, frame, convert, freeze, freeze-animated, turntable, "
+            throw BenchError("unknown profile \(name): flat, image, lattice, planes50/200/500[-clip], planes-count, planes-walk, "
+                             + "png-flat, png-image, hit-tree, hit-frontmost, hit-rows-{tree,ca,frontmost}, "
+                             + "hand-rows-{tree,frontmost}, hit-grid-{tree,frontmost}, hand-grid-{tree,frontmost}, hitmap, frame, "
+                             + "convert, freeze, freeze-animated, turntable, "
                              + "turntable-serial")
         }
     }

@@ -140,6 +140,97 @@ struct HitProgramTests {
         #expect(hits > 100)
     }
 
+    /// The cases the compiled queries decide apart from the visitors' own code, each on purpose: planes seen
+    /// edge-on (no inverse), planes reaching behind the eye (W ≤ 0 over part of the canvas), single-sided planes
+    /// seen from behind (left out of the frontmost members when compiled), a transform whose z row is not finite
+    /// (the frontmost depth's general path), hidden, untouchable and transparent layers, masks, an outline, and
+    /// sibling subtrees at one depth (the tree-order program reuses their slot) — asked on every half point, so
+    /// many points lie exactly on edges.
+    static func edgeCaseTree() throws -> Layer {
+        let root = Layer(name: "root", frame: CGRect(x: 0, y: 0, width: 200, height: 200))
+        root.sublayerTransform.m34 = -1 / 120   // a short eye distance: tilted planes cross W = 0
+        func layer(_ name: String, _ frame: CGRect, in parent: Layer, _ configure: (Layer) -> Void = { _ in }) throws -> Layer {
+            let l = Layer(name: name, frame: frame)
+            configure(l)
+            try parent.addSublayer(l)
+            return l
+        }
+        _ = try layer("edge-on", CGRect(x: 10, y: 10, width: 80, height: 80), in: root) {
+            $0.transform = Transform3D(rotationAngle: .pi / 2, x: 0, y: 1, z: 0)
+        }
+        let tilted = try layer("behind the eye", CGRect(x: 20, y: 20, width: 160, height: 160), in: root) {
+            $0.transform = Transform3D(rotationAngle: 1.2, x: 1, y: 0.3, z: 0)
+        }
+        _ = try layer("on the tilted plane", CGRect(x: 0, y: 0, width: 60, height: 160), in: tilted)
+        _ = try layer("back, single-sided", CGRect(x: 50, y: 50, width: 60, height: 60), in: root) {
+            $0.transform = Transform3D(rotationAngle: .pi * 0.9, x: 0, y: 1, z: 0)
+            $0.isDoubleSided = false
+        }
+        _ = try layer("back, double-sided", CGRect(x: 90, y: 40, width: 60, height: 60), in: root) {
+            $0.transform = Transform3D(rotationAngle: .pi * 0.9, x: 0, y: 1, z: 0)
+        }
+        _ = try layer("z row not finite", CGRect(x: 30, y: 120, width: 50, height: 50), in: root) {
+            $0.transform.m33 = .infinity
+        }
+        _ = try layer("hidden", CGRect(x: 0, y: 0, width: 100, height: 100), in: root) { $0.isHidden = true }
+        _ = try layer("untouchable", CGRect(x: 100, y: 100, width: 100, height: 100), in: root) { $0.allowsHitTesting = false }
+        _ = try layer("transparent", CGRect(x: 60, y: 0, width: 80, height: 80), in: root) { $0.opacity = 0 }
+        for k in 0..<2 {
+            // Siblings at one depth, each with a sublayer reaching out of it, one masked.
+            let group = try layer("group \(k)", CGRect(x: 20 + 90 * Double(k), y: 110, width: 70, height: 70), in: root) {
+                $0.masksToBounds = k == 1
+                $0.zPosition = Double(10 * k)
+                $0.transform = Transform3D(rotationAngle: 0.4, x: 0, y: 1, z: 0)
+            }
+            _ = try layer("in group \(k)", CGRect(x: 40, y: 40, width: 60, height: 60), in: group)
+        }
+        let face = Face(kind: .polygon(0), index: 0)
+        face.name = "outlined"
+        face.frame = CGRect(x: 120, y: 10, width: 60, height: 60)
+        face.polygon = [CGPoint(x: 0, y: 0), CGPoint(x: 60, y: 0), CGPoint(x: 0, y: 60)]
+        let solid = TransformLayer()
+        solid.frame = CGRect(x: 0, y: 0, width: 200, height: 200)
+        try solid.addSublayer(face)
+        try root.addSublayer(solid)
+        return root
+    }
+
+    @Test("edge cases the compiled queries special-case agree with the visitors")
+    func edgeCases() throws {
+        let root = try Self.edgeCaseTree()
+        let points = (0...440).flatMap { j in (0...440).map { i in CGPoint(x: -10 + Double(i) / 2, y: -10 + Double(j) / 2) } }
+        for placement in [PresentationTree.RootPlacement.superlayer, .renderedInOwnSpace] {
+            let hits = Self.compare(PresentationTree(root, placement: placement), points: points, "edge cases \(placement)")
+            #expect(hits > 1000)
+        }
+    }
+
+    /// The hit map's batch (`hitNodes(pixelRows:…)`): both policies per pixel centre, written into two buffers,
+    /// must equal one query per pixel — on the edge-case tree and on a random one, bands starting mid-canvas.
+    @Test("pixel-row batches answer what single queries answer")
+    func pixelRows() throws {
+        for root in [try Self.edgeCaseTree(), try Self.randomTree(seed: 41, count: 60)] {
+            let tree = PresentationTree(root, placement: .canvas)
+            let (width, rows, scale) = (90, 17 ..< 70, 0.4)
+            var treeOrder = [Int32](repeating: -2, count: rows.count * width), frontmost = treeOrder
+            treeOrder.withUnsafeMutableBufferPointer { t in
+                frontmost.withUnsafeMutableBufferPointer { f in
+                    tree.hitNodes(pixelRows: rows, width: width, scale: scale, treeOrder: t.baseAddress!, frontmost: f.baseAddress!)
+                }
+            }
+            for (r, y) in rows.enumerated() {
+                for x in 0..<width {
+                    // Pixel (x, y)'s centre, in points.
+                    let p = CGPoint(x: (Double(x) + 0.5) / scale, y: (Double(y) + 0.5) / scale)
+                    var local = CGPoint.zero
+                    #expect(Int(treeOrder[r * width + x]) == tree.firstHit(p, policy: .treeOrder, local: &local), "\(x), \(y)")
+                    #expect(Int(frontmost[r * width + x]) == tree.firstHit(p, policy: .frontmost, local: &local), "\(x), \(y)")
+                }
+            }
+            #expect(treeOrder.contains { $0 >= 0 } && !treeOrder.contains(-2) && !frontmost.contains(-2))
+        }
+    }
+
     @Test("non-finite points reach nothing")
     func nonFinite() throws {
         let tree = PresentationTree(try Self.randomTree(seed: 5, count: 20))

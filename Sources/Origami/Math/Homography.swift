@@ -59,9 +59,16 @@ extension Homography {
     /// check of its own.
     @inline(__always)
     private static func dehomogenized(_ h: Vector3) -> CGPoint? {
-        let ax = abs(h.x), ay = abs(h.y)
-        guard h.z > 1e-12 * (ax > ay ? ax : ay), h.z < .infinity, ax < .infinity, ay < .infinity else { return nil }
+        guard hasImage(h) else { return nil }
         return CGPoint(x: h.x / h.z, y: h.y / h.z)
+    }
+
+    /// Whether `dehomogenized(h)` is a point (its quotient is then `(h.x / h.z, h.y / h.z)`): hit queries divide
+    /// first and ask this only of a quotient that lands inside a layer, so the test is off a miss's path.
+    @inline(__always)
+    static func hasImage(_ h: Vector3) -> Bool {
+        let ax = abs(h.x), ay = abs(h.y)
+        return h.z > 1e-12 * (ax > ay ? ax : ay) && h.z < .infinity && ax < .infinity && ay < .infinity
     }
 }
 

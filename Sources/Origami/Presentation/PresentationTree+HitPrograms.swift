@@ -93,12 +93,63 @@ struct TreeHitProgram: Sendable {
     }
 }
 
-/// Both tree orders' programs, made on a tree's first first-hit query (a tree frozen only to be drawn never
-/// makes them). Plain data behind a pointer the tree's storage owns (`Storage.hitProgramsAddress`), as the tree's
-/// tables are, so a query reads them without reference counting or generic lookups.
+/// A member of a 3D context as the frontmost query reads it: one record with everything the query asks of it.
+/// Members seen from behind that are single-sided are left out when compiled (culled whatever the point).
+struct FrontmostMember {
+    let node: Int32
+    /// The place in its context's `hitMemberList` range: the last tie-break of the depth order.
+    let order: Int32
+    let masksToBounds: Bool, hasOutline: Bool
+    /// It has members of its own (culled ones included, as `hitMemberStart` counts them).
+    let hasScene: Bool
+    /// `toOwner`'s third row is finite, so `(x, y, 0, 1)·toOwner` is the other three rows' sum: `0·m3j` only
+    /// adds a zero, which can at most turn a −0 into +0 (the same depth, the same finiteness).
+    let planar: Bool
+    let zPosition: Double
+    /// Owner plane → member plane (`Plane.fromOwner`, never nil here).
+    let map: Homography
+    let bounds: PresentationTree.ContentBounds
+    /// `toOwner`: rows 1, 2, 4, and row 3 for the non-planar case.
+    let toOwner: Transform3D
+
+    /// The depth of `local` in the owner (`toOwner.apply((local, 0))?.z`).
+    @inline(__always) func depth(_ local: CGPoint) -> Double? {
+        guard planar else { return toOwner.apply(Vector3(Double(local.x), Double(local.y), 0))?.z }
+        let x = Double(local.x), y = Double(local.y), t = toOwner
+        return Vector4(x: x * t.m11 + y * t.m21 + t.m41, y: x * t.m12 + y * t.m22 + t.m42,
+                       z: x * t.m13 + y * t.m23 + t.m43, w: x * t.m14 + y * t.m24 + t.m44).projected?.z
+    }
+
+    /// Every context's members in `hitMemberList` order, grouped as `hitMemberStart` groups them.
+    static func compile(_ storage: PresentationTree.Storage) -> (members: [FrontmostMember], start: [Int]) {
+        let planes = storage.planes, list = storage.hitMemberList, start = storage.hitMemberStart
+        var members: [FrontmostMember] = [], starts: [Int] = [0]
+        for c in 0 ..< max(0, start.count - 1) {
+            for k in start[c] ..< start[c + 1] {
+                let m = list[k], plane = planes[m]
+                guard let map = plane.fromOwner, plane.isDoubleSided || plane.determinant >= 0 else { continue }
+                let t = plane.toOwner
+                members.append(FrontmostMember(
+                    node: Int32(m), order: Int32(k - start[c]), masksToBounds: plane.masksToBounds,
+                    hasOutline: !plane.outline.isEmpty, hasScene: start[m + 1] < start[m + 2],
+                    planar: t.m31.isFinite && t.m32.isFinite && t.m33.isFinite && t.m34.isFinite,
+                    zPosition: plane.zPosition, map: map, bounds: plane.bounds, toOwner: t))
+            }
+            starts.append(members.count)
+        }
+        return (members, starts)
+    }
+}
+
+/// Both tree orders' programs and the frontmost query's members, made on a tree's first first-hit query (a tree
+/// frozen only to be drawn never makes them). Plain data behind a pointer the tree's storage owns
+/// (`Storage.hitProgramsAddress`), as the tree's tables are, so a query reads them without reference counting or
+/// generic lookups.
 struct HitPrograms {
     let treeOrder: UnsafeBufferPointer<TreeHitProgram.Step>
     let coreAnimation: UnsafeBufferPointer<TreeHitProgram.Step>
+    /// The frontmost query's members: context `c`'s (−1 included) at `frontmostStart[c + 1] ..< [c + 2]`.
+    let frontmost: UnsafeBufferPointer<FrontmostMember>, frontmostStart: UnsafeBufferPointer<Int>
     /// Slots a tree-order query needs (either order).
     let slotCount: Int
     /// The most members any context has: the frontmost query's candidate buffer.
@@ -108,9 +159,12 @@ struct HitPrograms {
         let tree = TreeHitProgram(planes: storage.planes, order: storage.childList, policy: .treeOrder)
         let ca = TreeHitProgram(planes: storage.planes, order: storage.childListByZ, policy: .coreAnimation)
         let starts = storage.hitMemberStart
+        let frontmost = FrontmostMember.compile(storage)
         let programs = UnsafeMutablePointer<HitPrograms>.allocate(capacity: 1)
         programs.initialize(to: HitPrograms(
             treeOrder: PresentationTree.Storage.frozen(tree.steps), coreAnimation: PresentationTree.Storage.frozen(ca.steps),
+            frontmost: PresentationTree.Storage.frozen(frontmost.members),
+            frontmostStart: PresentationTree.Storage.frozen(frontmost.start),
             slotCount: max(tree.slotCount, ca.slotCount),
             maxMembers: starts.count < 2 ? 0 : (1..<starts.count).map { starts[$0] - starts[$0 - 1] }.max() ?? 0))
         return programs
@@ -119,6 +173,8 @@ struct HitPrograms {
     static func destroy(_ programs: UnsafeMutablePointer<HitPrograms>) {
         programs.pointee.treeOrder.deallocate()
         programs.pointee.coreAnimation.deallocate()
+        programs.pointee.frontmost.deallocate()
+        programs.pointee.frontmostStart.deallocate()
         programs.deallocate()
     }
 }
@@ -135,6 +191,7 @@ struct HitBuffers {
     }
     /// The tree's programs (owned by the tree, which outlives the buffers).
     let treeOrder: UnsafeBufferPointer<TreeHitProgram.Step>, coreAnimation: UnsafeBufferPointer<TreeHitProgram.Step>
+    let frontmost: UnsafeBufferPointer<FrontmostMember>, frontmostStart: UnsafeBufferPointer<Int>
     let slots: UnsafeMutableBufferPointer<CGPoint>
     let candidates: UnsafeMutableBufferPointer<Candidate>
     /// The frontmost query's pending steps: each context pushes at most two per member.
@@ -143,25 +200,32 @@ struct HitBuffers {
 
 extension PresentationTree {
     /// The tree's programs, made by the first query to need them (racing makers: one wins, the others' copies
-    /// are destroyed).
-    var hitPrograms: HitPrograms {
+    /// are destroyed). Inlined: after the first query this is one load.
+    @inline(__always)
+    var hitPrograms: UnsafePointer<HitPrograms> {
         let address = storage.hitProgramsAddress.load(ordering: .acquiring)
-        if let made = UnsafePointer<HitPrograms>(bitPattern: address) { return made.pointee }
+        if let made = UnsafePointer<HitPrograms>(bitPattern: address) { return made }
+        return makeHitPrograms()
+    }
+
+    @inline(never)
+    private func makeHitPrograms() -> UnsafePointer<HitPrograms> {
         let mine = HitPrograms.make(storage)
         let (won, theirs) = storage.hitProgramsAddress.compareExchange(expected: 0, desired: Int(bitPattern: mine),
                                                                        ordering: .acquiringAndReleasing)
-        if won { return mine.pointee }
+        if won { return UnsafePointer(mine) }
         HitPrograms.destroy(mine)
-        return UnsafePointer<HitPrograms>(bitPattern: theirs)!.pointee
+        return UnsafePointer<HitPrograms>(bitPattern: theirs)!
     }
 
     /// Buffers for a batch of queries (`hitNodes`), made once.
     func withHitBuffers<R>(_ body: (HitBuffers) -> R) -> R {
-        let programs = hitPrograms
+        let programs = hitPrograms.pointee
         return withUnsafeTemporaryAllocation(of: CGPoint.self, capacity: programs.slotCount) { s in
             withUnsafeTemporaryAllocation(of: HitBuffers.Candidate.self, capacity: max(1, programs.maxMembers)) { c in
                 withUnsafeTemporaryAllocation(of: HitBuffers.Step.self, capacity: 2 * count + 1) { st in
                     body(HitBuffers(treeOrder: programs.treeOrder, coreAnimation: programs.coreAnimation,
+                                    frontmost: programs.frontmost, frontmostStart: programs.frontmostStart,
                                     slots: s, candidates: c, steps: st))
                 }
             }
@@ -169,6 +233,7 @@ extension PresentationTree {
     }
 
     /// The node `policy` picks at `point` (−1: none) and, in `local`, the point in its content space.
+    @inline(__always)
     func firstHit(_ point: CGPoint, policy: HitTestPolicy, buffers: HitBuffers, local: inout CGPoint) -> Int {
         guard point.x.isFinite, point.y.isFinite else { return -1 }
         switch policy {
@@ -178,22 +243,26 @@ extension PresentationTree {
         }
     }
 
-    /// One query: small trees (nearly all) keep their working memory in fixed-size locals.
+    /// One query: small trees (nearly all) keep their working memory in fixed-size locals — each at most
+    /// 1 KiB, the most `withUnsafeTemporaryAllocation` keeps on the stack without asking (past that it may take
+    /// the heap, a malloc per query). Inlined into `hitTest`: one call less per query.
+    @inline(__always)
     func firstHit(_ point: CGPoint, policy: HitTestPolicy, local: inout CGPoint) -> Int {
         guard point.x.isFinite, point.y.isFinite else { return -1 }
         let programs = hitPrograms
-        if policy != .frontmost && programs.slotCount <= 8 {
-            let steps = policy == .treeOrder ? programs.treeOrder : programs.coreAnimation
+        if policy != .frontmost && programs.pointee.slotCount <= 8 {
+            let steps = policy == .treeOrder ? programs.pointee.treeOrder : programs.pointee.coreAnimation
             return withUnsafeTemporaryAllocation(of: CGPoint.self, capacity: 8) { slots in
                 run(steps, point, slots.baseAddress!, &local)
             }
         }
-        if programs.slotCount <= 8 && programs.maxMembers <= 16 && 2 * count + 1 <= 64 {
+        if programs.pointee.slotCount <= 8 && programs.pointee.maxMembers <= 16 && 2 * count + 1 <= 32 {
             return withUnsafeTemporaryAllocation(of: CGPoint.self, capacity: 8) { s in
                 withUnsafeTemporaryAllocation(of: HitBuffers.Candidate.self, capacity: 16) { c in
-                    withUnsafeTemporaryAllocation(of: HitBuffers.Step.self, capacity: 64) { st in
+                    withUnsafeTemporaryAllocation(of: HitBuffers.Step.self, capacity: 32) { st in
                         firstHit(point, policy: policy, buffers: HitBuffers(
-                            treeOrder: programs.treeOrder, coreAnimation: programs.coreAnimation,
+                            treeOrder: programs.pointee.treeOrder, coreAnimation: programs.pointee.coreAnimation,
+                            frontmost: programs.pointee.frontmost, frontmostStart: programs.pointee.frontmostStart,
                             slots: s, candidates: c, steps: st), local: &local)
                     }
                 }
@@ -202,29 +271,44 @@ extension PresentationTree {
         return withHitBuffers { firstHit(point, policy: policy, buffers: $0, local: &local) }
     }
 
+    @inline(__always)
     private func run(_ steps: UnsafeBufferPointer<TreeHitProgram.Step>, _ point: CGPoint,
                      _ slots: UnsafeMutablePointer<CGPoint>, _ found: inout CGPoint) -> Int {
-        slots[0] = point
         guard let first = steps.baseAddress else { return -1 }
+        slots[0] = point
+        // The slot the latest `enter` wrote (or the query's point), kept in registers as well: the steps that
+        // follow read it, and a read straight after the write would wait on the store (the query's point is
+        // written as two halves, which a whole-point load cannot be forwarded from).
+        var current = point, currentSlot: Int32 = 0
         var pc = 0
         while pc < steps.count {
             // Through the pointer: a step is read field by field, never copied whole.
             let s = first + pc
             switch s.pointee.kind {
             case .leaf:
-                if let local = s.pointee.map.apply(slots[Int(s.pointee.input)]), s.pointee.contains(local),
+                let input = s.pointee.input
+                let p = input == currentSlot ? current : slots[Int(input)]
+                // `map.apply(p)` with its tests reordered: the quotient is the same, and a point outside the
+                // bounds misses whether or not it has an image, so only one inside pays for `hasImage`.
+                let h = s.pointee.map.applyHomogeneous(p)
+                let local = CGPoint(x: h.x / h.z, y: h.y / h.z)
+                if s.pointee.contains(local), Homography.hasImage(h),
                    !s.pointee.hasOutline || containsTouch(Int(s.pointee.node), local) {
                     found = local
                     return Int(s.pointee.node)
                 }
                 pc += 1
             case .enter:
-                guard let local = s.pointee.map.apply(slots[Int(s.pointee.input)]),
+                let input = s.pointee.input
+                let p = input == currentSlot ? current : slots[Int(input)]
+                guard let local = s.pointee.map.apply(p),
                       !s.pointee.masksToBounds || s.pointee.contains(local) else {
                     pc = Int(s.pointee.next)
                     continue
                 }
                 slots[Int(s.pointee.output)] = local
+                current = local
+                currentSlot = s.pointee.output
                 pc += 1
             case .finish:
                 let local = slots[Int(s.pointee.output)]
@@ -241,8 +325,9 @@ extension PresentationTree {
     /// `visitInDepthOrder`'s first visit that is not culled. Culled members, and everything drawn into them,
     /// can never be that visit, so they are left out of the candidates; a context whose candidates have no scenes
     /// of their own answers with its nearest candidate, found in one pass.
+    @inline(__always)
     private func frontmostHit(_ point: CGPoint, _ buffers: HitBuffers, _ found: inout CGPoint) -> Int {
-        let planes = storage.planes, memberList = storage.hitMemberList, memberStart = storage.hitMemberStart
+        let members = buffers.frontmost.baseAddress!, memberStart = buffers.frontmostStart
         let candidates = buffers.candidates, steps = buffers.steps
         var top = 0
         var next: (owner: Int, p: CGPoint)? = (-1, point)
@@ -252,28 +337,31 @@ extension PresentationTree {
         while true {
             if let (owner, p) = next {
                 next = nil
-                var n = 0, scenes = 0
-                for (order, m) in memberList[memberStart[owner + 1] ..< memberStart[owner + 2]].enumerated() {
-                    // Through the pointer: a plane is read field by field, never copied whole.
-                    let plane = planes.baseAddress! + m
-                    guard let local = plane.pointee.fromOwner?.apply(p) else { continue }
-                    if plane.pointee.masksToBounds && !plane.pointee.contains(local) { continue }
-                    if !plane.pointee.isDoubleSided && plane.pointee.determinant < 0 { continue }
-                    let hasScene = memberStart[m + 1] < memberStart[m + 2]
-                    let touched = plane.pointee.contains(local)
-                        && (plane.pointee.outline.isEmpty || containsTouch(m, local))
-                    guard touched || hasScene,
-                          let q = plane.pointee.toOwner.apply(Vector3(Double(local.x), Double(local.y), 0)) else { continue }
-                    candidates[n] = HitBuffers.Candidate(node: m, order: order, local: local, depth: q.z,
-                                                         z: plane.pointee.zPosition, touched: touched, hasScene: hasScene)
+                var n = 0, scenes = 0, best = 0
+                for k in memberStart[owner + 1] ..< memberStart[owner + 2] {
+                    // Through the pointer: a member is read field by field, never copied whole.
+                    let member = members + k
+                    // `map.apply(p)` with its tests reordered, as a tree-order leaf does: outside the bounds, a
+                    // member that masks or has no scene is no candidate, image or not.
+                    let h = member.pointee.map.applyHomogeneous(p)
+                    let local = CGPoint(x: h.x / h.z, y: h.y / h.z)
+                    let inside = member.pointee.bounds.contains(local), hasScene = member.pointee.hasScene
+                    if !inside && (member.pointee.masksToBounds || !hasScene) { continue }
+                    guard Homography.hasImage(h) else { continue }
+                    let m = Int(member.pointee.node)
+                    let touched = inside && (!member.pointee.hasOutline || containsTouch(m, local))
+                    guard touched || hasScene, let depth = member.pointee.depth(local) else { continue }
+                    let c = HitBuffers.Candidate(node: m, order: Int(member.pointee.order), local: local, depth: depth,
+                                                 z: member.pointee.zPosition, touched: touched, hasScene: hasScene)
+                    // The nearest so far, kept as they come: without scenes it is the answer, with no sort.
+                    if n > 0 && before(c, candidates[best]) { best = n }
+                    candidates[n] = c
                     n += 1
                     if hasScene { scenes += 1 }
                 }
                 if n > 0 && scenes == 0 {
-                    var best = candidates[0]
-                    for k in 1..<n where before(candidates[k], best) { best = candidates[k] }
-                    found = best.local
-                    return best.node
+                    found = candidates[best].local
+                    return candidates[best].node
                 }
                 if n == 1 {
                     // One candidate, with a scene: its scene first, then itself.

@@ -68,6 +68,28 @@ extension PresentationTree {
         }
     }
 
+    /// Both first-hit policies at the pixel centres of rows `rows` of a grid `width` pixels wide at `scale` pixels
+    /// per point (pixel (x, y) is the point ((x + ½) / scale, (y + ½) / scale)): per pixel, row by row, the node
+    /// `.treeOrder` picks into `treeOrder` and the one `.frontmost` picks into `frontmost` (−1: none), each
+    /// `rows.count × width` long. One set of working buffers for the whole band and no point array: what a hit
+    /// map needs, at the cost of the queries alone.
+    package func hitNodes(pixelRows rows: Range<Int>, width: Int, scale: Double,
+                          treeOrder: UnsafeMutablePointer<Int32>, frontmost: UnsafeMutablePointer<Int32>) {
+        withHitBuffers { buffers in
+            var local = CGPoint.zero
+            var k = 0
+            for y in rows {
+                let py = (Double(y) + 0.5) / scale
+                for x in 0..<width {
+                    let p = CGPoint(x: (Double(x) + 0.5) / scale, y: py)
+                    treeOrder[k] = Int32(truncatingIfNeeded: firstHit(p, policy: .treeOrder, buffers: buffers, local: &local))
+                    frontmost[k] = Int32(truncatingIfNeeded: firstHit(p, policy: .frontmost, buffers: buffers, local: &local))
+                    k += 1
+                }
+            }
+        }
+    }
+
     // MARK: Answers
 
     /// The answer for a touch that reached node `i` at `local` (its bounds space): the face is the nearest

@@ -31,30 +31,43 @@ public struct HitMap: Sendable {
     /// in reading order.
     public init(tree: PresentationTree, size: CGSize, scale: Double = 1, name: (Layer) -> String) throws {
         let (w, h) = try Renderer.pixelSize(size, options: RenderOptions(scale: scale))
-        // Bands of rows, a few per core so that a band over empty canvas does not leave a core idle; each band
-        // is one batch query per policy, answered as node numbers (no reference counting per pixel).
+        // Bands of rows, a few per core so that a band over empty canvas does not leave a core idle. Each band
+        // writes node numbers straight into its rows of the two maps and notes the nodes in the order of their
+        // first touch in the band (no reference counting, no point arrays per pixel).
         let bandCount = max(1, min(h, ProcessInfo.processInfo.activeProcessorCount * 4))
-        let bands = Mutex([(tree: [Int32], front: [Int32])?](repeating: nil, count: bandCount))
-        DispatchQueue.concurrentPerform(iterations: bandCount) { b in
-            let rows = b * h / bandCount ..< (b + 1) * h / bandCount
-            var points: [CGPoint] = []
-            points.reserveCapacity(rows.count * w)
-            for y in rows {
-                for x in 0..<w { points.append(CGPoint(x: (Double(x) + 0.5) / scale, y: (Double(y) + 0.5) / scale)) }
+        let nodeCount = tree.count
+        var treeOrder = [Int32](unsafeUninitializedCapacity: w * h) { _, n in n = w * h }
+        var frontmost = [Int32](unsafeUninitializedCapacity: w * h) { _, n in n = w * h }
+        let firstTouches = Mutex([[Int32]](repeating: [], count: bandCount))
+        treeOrder.withUnsafeMutableBufferPointer { t in
+            frontmost.withUnsafeMutableBufferPointer { f in
+                // The bands write disjoint rows of the two buffers, which outlive `concurrentPerform`.
+                nonisolated(unsafe) let (t, f) = (t.baseAddress!, f.baseAddress!)
+                DispatchQueue.concurrentPerform(iterations: bandCount) { b in
+                    let rows = b * h / bandCount ..< (b + 1) * h / bandCount
+                    let offset = rows.lowerBound * w, n = rows.count * w
+                    tree.hitNodes(pixelRows: rows, width: w, scale: scale, treeOrder: t + offset, frontmost: f + offset)
+                    var seen = [Bool](repeating: false, count: nodeCount)
+                    var first: [Int32] = []
+                    func note(_ node: Int32) {
+                        if node >= 0 && !seen[Int(node)] {
+                            seen[Int(node)] = true
+                            first.append(node)
+                        }
+                    }
+                    // Reading order: the tree-order answer before the frontmost one at each pixel.
+                    for k in offset ..< offset + n { note(t[k]); note(f[k]) }
+                    firstTouches.withLock { $0[b] = first }
+                }
             }
-            let band = (tree: tree.hitNodes(points, policy: .treeOrder), front: tree.hitNodes(points, policy: .frontmost))
-            bands.withLock { $0[b] = band }
         }
-        // Number the layers in the order of their first touch, reading the pixels row by row and the tree-order
-        // answer before the frontmost one at each pixel.
-        var number = [Int32](repeating: -1, count: tree.count)
+        // Number the layers in the order of their first touch, band by band.
+        var number = [Int32](repeating: -1, count: nodeCount)
         var names: [String] = [], colors: [Color] = []
         var hues: Int32 = 0
-        func globalNumber(_ node: Int32) -> Int32 {
+        for node in firstTouches.withLock({ $0 }).joined() where number[Int(node)] < 0 {
             let n = Int(node)
-            if number[n] >= 0 { return number[n] }
-            let i = Int32(names.count)
-            number[n] = i
+            number[n] = Int32(names.count)
             names.append(name(tree.layer(n)))
             if tree[n].parent < 0 {
                 colors.append(Color(white: 0.85))
@@ -62,24 +75,29 @@ public struct HitMap: Sendable {
                 colors.append(Self.color(hues))
                 hues += 1
             }
-            return i
         }
-        var treeOrder = [Int32](repeating: -1, count: w * h), frontmost = [Int32](repeating: -1, count: w * h)
-        var offset = 0
-        for band in bands.withLock({ $0 }) {
-            guard let band else { continue }
-            for (k, (t, f)) in zip(band.tree, band.front).enumerated() {
-                if t >= 0 { treeOrder[offset + k] = globalNumber(t) }
-                if f >= 0 { frontmost[offset + k] = globalNumber(f) }
+        treeOrder.withUnsafeMutableBufferPointer { t in
+            frontmost.withUnsafeMutableBufferPointer { f in
+                nonisolated(unsafe) let (t, f) = (t.baseAddress!, f.baseAddress!)
+                let table = number
+                DispatchQueue.concurrentPerform(iterations: bandCount) { b in
+                    for k in b * h / bandCount * w ..< (b + 1) * h / bandCount * w {
+                        if t[k] >= 0 { t[k] = table[Int(t[k])] }
+                        if f[k] >= 0 { f[k] = table[Int(f[k])] }
+                    }
+                }
             }
-            offset += band.tree.count
         }
         self.width = w; self.height = h; self.scale = scale
         self.names = names; self.colors = colors; self.treeOrder = treeOrder; self.frontmost = frontmost
     }
 
     /// Pixels where the touch reaches a layer other than the one seen.
-    public var interceptedCount: Int { zip(treeOrder, frontmost).filter { $0 != $1 }.count }
+    public var interceptedCount: Int {
+        var count = 0
+        for k in treeOrder.indices where treeOrder[k] != frontmost[k] { count += 1 }
+        return count
+    }
 
     /// A distinct colour per layer: hues a golden angle apart.
     public static func color(_ i: Int32) -> Color {
