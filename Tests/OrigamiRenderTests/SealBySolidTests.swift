@@ -84,6 +84,26 @@ import Testing
         #expect(bySolid.searchedBySolid)
     }
 
+    /// A solid with more edges than `SharedEdges.largestSolidSearchedAlone` (a 100-sided prism: 100 quads and two
+    /// 100-gon caps, 600 edges) is searched through the grid, which is linear in edges (every pair within a solid
+    /// would be quadratic: a 20 000-face polyhedron took seconds); the seals are the same either way.
+    @Test func aSolidOfManyEdgesGoesToTheGrid() throws {
+        let container = BookCube.container()
+        let prism = try Solid.prism(sides: 100, radius: 80, height: 60)
+        prism.position = CGPoint(x: 150, y: 150)
+        prism.transform = Transform3D(rotationAngle: 0.5, x: 1, y: 0.3, z: 0)
+        for (i, face) in prism.faces.enumerated() { face.backgroundColor = Color(white: 0.2 + 0.6 * Double(i % 2)) }
+        try container.addSublayer(prism)
+        let tree = try RenderTree(root: container)
+        let members = try #require(tree.members.first).node.members
+        #expect(members.count == 102)
+        let grid = Self.seals(members, bySolid: false), bySolid = Self.seals(members, bySolid: true)
+        #expect(!bySolid.searchedBySolid)
+        #expect(bySolid.sealed == grid.sealed)
+        #expect(bySolid.outer == grid.outer)
+        #expect(grid.sealed.joined().count >= members.count / 8)   // the scene exercises sealing
+    }
+
     /// The members of one solid share a number, and no two solids do.
     @Test func membersOfOneSolidShareItsNumber() throws {
         let tree = try RenderTree(root: try Scenes.latticeLike(cubes: 8))

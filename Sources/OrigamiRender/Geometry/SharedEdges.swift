@@ -157,12 +157,15 @@ struct SharedEdges {
         // the order (cell of the lower corner of the boxes' overlap, lower edge, higher edge). Solid by solid the
         // same pairs are found for a fraction of the work (a lattice of cubes: a dozen edges a solid, and the few
         // that face a neighbour's): their seals, put in that order, are the grid's seals in the grid's order.
+        // Within a solid every pair is tried, so a solid of many edges (a 20 000-face polyhedron) goes to the grid,
+        // which is linear in edges.
         if let solid, case let solids = edges.map({ solid(fragments[$0.fragment].member) }), solids.allSatisfy({ $0 >= 0 }),
            boxes.allSatisfy({ $0.lo.isFinite && $0.hi.isFinite }),
            boxes.allSatisfy({ b in
                guard let lo = cell(b.lo), let hi = cell(b.hi) else { return false }
                return (hi.0 - lo.0 + 1) * (hi.1 - lo.1 + 1) * (hi.2 - lo.2 + 1) <= 64
-           }) {
+           }),
+           case let groups = Self.grouped(solids), groups.allSatisfy({ $0.count <= Self.largestSolidSearchedAlone }) {
             var found: [(cell: UInt64, i: Int, j: Int, under: Int, edge: SealedEdge)] = []
             func consider(_ a: Int, _ b: Int) {
                 let i = Swift.min(a, b), j = Swift.max(a, b), p = boxes[i], q = boxes[j]
@@ -171,7 +174,6 @@ struct SharedEdges {
                 guard let c = cell(corner) else { return }
                 found.append((key(c), i, j, s.under, s.edge))
             }
-            let groups = Self.grouped(solids)
             for group in groups {
                 for n in group.indices { for m in group[(n + 1)...] { consider(group[n], m) } }
             }
@@ -284,6 +286,10 @@ struct SharedEdges {
             }
         }
     }
+
+    /// Solids with more edges than this are searched through the grid: pairs within a solid are all tried (a cube
+    /// has 24 edges; a 20 000-face polyhedron 60 000, 1.8 · 10⁹ pairs).
+    static let largestSolidSearchedAlone = 256
 
     /// Cells with more edges than this have their pairs pre-filtered by `collinearCandidates` (the faces of a big
     /// solid crowd a few cells: a 20 000-face prism's cap puts thousands of edges in each).

@@ -4,7 +4,9 @@ extension HitMap {
     /// The map's pixels counted: per layer where it is seen and where it receives the touch, and who intercepts
     /// whom — the figures of the hatched picture, as data.
     public struct Statistics: Sendable {
+        /// One layer's counts.
         public struct Entry: Sendable {
+            /// The layer's name, as the map names it.
             public let name: String
             /// Pixels where the layer is the one seen (frontmost).
             public let seen: Int
@@ -18,11 +20,15 @@ extension HitMap {
 
         /// One cell of the interception matrix: `pixels` where the touch reaches `receiver` while `seen` is seen.
         public struct Interception: Sendable {
+            /// The layer the touch reaches (`nothing`: none).
             public let receiver: String
+            /// The layer seen there (`nothing`: none).
             public let seen: String
+            /// How many pixels.
             public let pixels: Int
         }
 
+        /// Pixels in the map.
         public let pixels: Int
         /// Pixels where the touch reaches another layer than the one seen (the hatched ones).
         public let intercepted: Int
@@ -31,12 +37,14 @@ extension HitMap {
         /// Every non-empty off-diagonal cell of the matrix, largest first; `nothing` stands for no layer.
         public let interceptions: [Interception]
 
+        /// `intercepted / pixels` (0 for an empty map).
         public var interceptedShare: Double { pixels > 0 ? Double(intercepted) / Double(pixels) : 0 }
     }
 
     /// The name used for "no layer" in the statistics' interceptions.
     public static let nothingName = "nothing"
 
+    /// The map's counts: per layer, and the interception matrix (one pass over the pixels).
     public var statistics: Statistics {
         let n = names.count
         var seen = [Int](repeating: 0, count: n), touched = [Int](repeating: 0, count: n)

@@ -8,6 +8,7 @@ import Origami
 public struct HitMap: Sendable {
     /// Pixels (canvas size × scale).
     public let width: Int, height: Int
+    /// Pixels per point of the canvas.
     public let scale: Double
     /// One name per layer that receives a touch somewhere, indexed by the maps' entries.
     public let names: [String]
