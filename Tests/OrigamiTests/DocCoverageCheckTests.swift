@@ -37,18 +37,8 @@ struct DocCoverageCheckTests {
         let graph: [String: Any] = ["module": ["name": "Demo"], "symbols": symbols(folder), "relationships": []]
         try JSONSerialization.data(withJSONObject: graph).write(to: graphs.appendingPathComponent("Demo.symbols.json"))
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "Demo", graphs.path]
-        process.currentDirectoryURL = folder
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        let result = try ExternalTool.run("/usr/bin/env", ["python3", script.path, "Demo", graphs.path], in: folder)
+        return (result.status, String(decoding: result.stdout, as: UTF8.self), result.stderr)
     }
 
     @Test("An undocumented public property fails the check, named by file:line")

@@ -12,12 +12,15 @@ public enum ExternalTool {
         return nil
     }
 
-    /// Runs the program at `path` and waits for it: its exit status, standard output and standard error (both
-    /// read before waiting, so a large output cannot fill a pipe and block it).
-    public static func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, stdout: Data, stderr: String) {
+    /// Runs the program at `path` (in `currentDirectory`, else the test's) and waits for it: its exit status,
+    /// standard output and standard error (both read before waiting, so a large output cannot fill a pipe and
+    /// block it).
+    public static func run(_ path: String, _ arguments: [String], in currentDirectory: URL? = nil) throws
+        -> (status: Int32, stdout: Data, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        process.currentDirectoryURL = currentDirectory
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
