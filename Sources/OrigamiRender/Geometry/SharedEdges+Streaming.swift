@@ -3,8 +3,8 @@ import Origami
 /// What the painter needs from `SharedEdges` when it paints fragments as the BSP hands them out (`Painter.drawScene`),
 /// without the whole list of fragments.
 extension SharedEdges {
-    /// A member's whole polygon's edge lines, worked out once for all its fragments: `liesOnBoundary`'s test with each
-    /// line's unit direction and length precomputed (the same arithmetic, so the same answers).
+    /// A member's whole polygon's edge lines (each with its unit direction and length), worked out once for all its
+    /// fragments: whether a fragment's edge lies on the polygon's boundary.
     struct Boundary {
         private let lines: [(p: Vector3, u: Vector3, length: Double)]
 
@@ -15,7 +15,8 @@ extension SharedEdges {
             }
         }
 
-        /// `liesOnBoundary(a, b, of: polygon)`.
+        /// Whether a and b both lie within `tolerance(a, b)` of one of the polygon's edge lines (edges shorter than
+        /// that are skipped).
         func contains(_ a: Vector3, _ b: Vector3) -> Bool {
             let tol = SharedEdges.tolerance(a, b)
             for line in lines where line.length > tol {

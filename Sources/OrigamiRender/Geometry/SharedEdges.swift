@@ -78,6 +78,8 @@ struct SharedEdges {
         for f in fragments { pieces[f.member] += 1 }
         var centroids = fragments.map { f -> PlanePoint in let c = f.centroid; return PlanePoint(c.x, c.y) }
         edges.reserveCapacity(4 * fragments.count)
+        // Each split member's boundary lines, worked out once for all its fragments.
+        var boundaries: [Int: Boundary] = [:]
         for (f, fragment) in fragments.enumerated() {
             let pts = fragment.points
             let whole = pieces[fragment.member] == 1
@@ -87,9 +89,11 @@ struct SharedEdges {
                 // A fragment lies inside its convex polygon: an edge on one of the polygon's edge lines is on its
                 // boundary. (Only split members are clipped to their fragments, so only they need these.)
                 onBoundary.reserveCapacity(pts.count)
+                let boundary = boundaries[fragment.member] ?? Boundary(own.points)
+                boundaries[fragment.member] = boundary
                 for i in pts.indices {
                     let a = pts[i], b = pts[(i + 1) % pts.count]
-                    let on = a != b && Self.liesOnBoundary(a, b, of: own.points)
+                    let on = a != b && boundary.contains(a, b)
                     onBoundary.append(on)
                     if on { outer[f].append(PlaneSegment(a: PlanePoint(a.x, a.y), b: PlanePoint(b.x, b.y))) }
                 }
@@ -375,16 +379,6 @@ struct SharedEdges {
         let d = b - a, length = d.length
         let u = d / length, ap = p - a, t = ap.dot(u)
         return ((ap - u * t).length, t)
-    }
-
-    private static func liesOnBoundary(_ a: Vector3, _ b: Vector3, of polygon: [Vector3]) -> Bool {
-        let tol = tolerance(a, b)
-        for i in polygon.indices {
-            let p = polygon[i], q = polygon[(i + 1) % polygon.count]
-            guard (q - p).length > tol else { continue }
-            if distance(a, toLine: p, q).distance <= tol, distance(b, toLine: p, q).distance <= tol { return true }
-        }
-        return false
     }
 
     /// Whether segments ab and cd lie on one line and overlap by more than the tolerance.
