@@ -72,6 +72,31 @@ extension Homography {
     }
 }
 
+extension Homography {
+    /// Whether W is 1 at every finite point: `(x, y, 1)·H` has `W = x·0 + y·0 + 1`, and `x·0` is ±0 for finite `x`,
+    /// so W comes out exactly 1 and the image is `(X, Y)` — `X/1` is `X`. Hit queries then skip the division.
+    var isAffine: Bool { matrix.m13 == 0 && matrix.m23 == 0 && matrix.m33 == 1 }
+
+    /// `applyHomogeneous(p)`'s X and Y for an affine map (`isAffine`), in the same order of operations (so the
+    /// same roundings): with W = 1 they are `apply(p)`'s quotient whenever it has one (`hasAffineImage`).
+    @inline(__always)
+    func applyAffine(_ p: CGPoint) -> CGPoint {
+        let x = Double(p.x), y = Double(p.y), m = matrix
+        return CGPoint(x: x * m.m11 + y * m.m21 + m.m31, y: x * m.m12 + y * m.m22 + m.m32)
+    }
+
+    /// `hasImage` of `(X, Y, 1)`: whether an affine map's `applyAffine` result is `apply`'s (else `apply` is nil).
+    @inline(__always)
+    static func hasAffineImage(_ q: CGPoint) -> Bool { hasImage(Vector3(Double(q.x), Double(q.y), 1)) }
+
+    /// `apply(p)` for an affine map (`isAffine`) and a finite `p`, without the division.
+    @inline(__always)
+    func applyAffineIfImage(_ p: CGPoint) -> CGPoint? {
+        let q = applyAffine(p)
+        return Homography.hasAffineImage(q) ? q : nil
+    }
+}
+
 extension Homography: ApproximatelyEquatable {
     public func isApproximatelyEqual(to other: Homography, absoluteTolerance: Double) -> Bool {
         matrix.isApproximatelyEqual(to: other.matrix, absoluteTolerance: absoluteTolerance)

@@ -20,6 +20,8 @@ struct TreeHitProgram: Sendable {
             case enter
             /// After the sublayers: answer if the point in `output` is inside the layer.
             case finish
+            /// `leaf` and `enter` for an affine map (`Homography.isAffine`): the same answers without a division.
+            case leafAffine, enterAffine
         }
         var kind: Kind
         let masksToBounds: Bool
@@ -37,14 +39,23 @@ struct TreeHitProgram: Sendable {
         let hasOutline: Bool
 
         init(kind: Kind, plane: PresentationTree.Plane, node: Int, input: Int32, output: Int32, map: Homography) {
-            self.kind = kind; masksToBounds = plane.masksToBounds
+            self.kind = !map.isAffine ? kind : kind == .leaf ? .leafAffine : kind == .enter ? .enterAffine : kind
+            masksToBounds = plane.masksToBounds
             self.node = Int32(node); self.input = input; self.output = output; next = 0; self.map = map
             bounds = plane.bounds; hasOutline = !plane.outline.isEmpty
         }
 
-        func with(kind: Kind) -> Step {
+        /// The `leaf` an `enter` with no receiving sublayers becomes.
+        var asLeaf: Step {
             var s = self
-            s.kind = kind
+            s.kind = kind == .enterAffine ? .leafAffine : .leaf
+            return s
+        }
+
+        /// The `finish` closing an `enter`.
+        var asFinish: Step {
+            var s = self
+            s.kind = .finish
             return s
         }
 
@@ -81,9 +92,9 @@ struct TreeHitProgram: Sendable {
                 for c in children { work.append(.node(c, input: output, depth: output)) }
             case let .close(enter):
                 if steps.count == enter + 1 {
-                    steps[enter].kind = .leaf
+                    steps[enter] = steps[enter].asLeaf
                 } else {
-                    steps.append(steps[enter].with(kind: .finish))
+                    steps.append(steps[enter].asFinish)
                     steps[enter].next = Int32(steps.count)
                 }
             }
@@ -105,6 +116,8 @@ struct FrontmostMember {
     /// `toOwner`'s third row is finite, so `(x, y, 0, 1)·toOwner` is the other three rows' sum: `0·m3j` only
     /// adds a zero, which can at most turn a −0 into +0 (the same depth, the same finiteness).
     let planar: Bool
+    /// Every member of its context has an affine map (`Homography.isAffine`): their local points need no division.
+    let affineContext: Bool
     let zPosition: Double
     /// Owner plane → member plane (`Plane.fromOwner`, never nil here).
     let map: Homography
@@ -112,12 +125,22 @@ struct FrontmostMember {
     /// `toOwner`: rows 1, 2, 4, and row 3 for the non-planar case.
     let toOwner: Transform3D
 
-    /// The depth of `local` in the owner (`toOwner.apply((local, 0))?.z`).
-    @inline(__always) func depth(_ local: CGPoint) -> Double? {
-        guard planar else { return toOwner.apply(Vector3(Double(local.x), Double(local.y), 0))?.z }
+    /// The depth of `local` in the owner (`toOwner.apply((local, 0))?.z`) as a fraction `z / w` (w > 0), nil
+    /// exactly where that is nil: a context of one member never compares depths, and skips the division.
+    @inline(__always) func depthFraction(_ local: CGPoint) -> (z: Double, w: Double)? {
+        guard planar else { return toOwner.apply(Vector3(Double(local.x), Double(local.y), 0)).map { ($0.z, 1) } }
         let x = Double(local.x), y = Double(local.y), t = toOwner
-        return Vector4(x: x * t.m11 + y * t.m21 + t.m41, y: x * t.m12 + y * t.m22 + t.m42,
-                       z: x * t.m13 + y * t.m23 + t.m43, w: x * t.m14 + y * t.m24 + t.m44).projected?.z
+        let v = Vector4(x: x * t.m11 + y * t.m21 + t.m41, y: x * t.m12 + y * t.m22 + t.m42,
+                        z: x * t.m13 + y * t.m23 + t.m43, w: x * t.m14 + y * t.m24 + t.m44)
+        // `Vector4.projected` divides x, y and z by w and asks all three quotients to be finite; only z/w is the
+        // depth. For 0 < w < ∞, `w·2¹⁰⁰⁰` is exact (scaling by a power of two does not round, subnormal w
+        // included) or +∞ (then w > 2²³, and |q|/w < |q| is finite for any finite q). So |q| < w·2¹⁰⁰⁰ means
+        // |q/w| < 2¹⁰⁰⁰ before rounding, hence after: the quotient is finite without being computed. A NaN fails
+        // the `<`. Only a point failing the test (absurd scales) pays for the divisions.
+        guard v.w > 0, v.w < .infinity else { return nil }
+        let limit = v.w * 0x1p1000
+        if abs(v.x) < limit && abs(v.y) < limit && abs(v.z) < limit { return (v.z, v.w) }
+        return v.projected.map { ($0.z, 1) }
     }
 
     /// Every context's members in `hitMemberList` order, grouped as `hitMemberStart` groups them.
@@ -125,6 +148,7 @@ struct FrontmostMember {
         let planes = storage.planes, list = storage.hitMemberList, start = storage.hitMemberStart
         var members: [FrontmostMember] = [], starts: [Int] = [0]
         for c in 0 ..< max(0, start.count - 1) {
+            let affine = (start[c] ..< start[c + 1]).allSatisfy { planes[list[$0]].fromOwner?.isAffine ?? true }
             for k in start[c] ..< start[c + 1] {
                 let m = list[k], plane = planes[m]
                 guard let map = plane.fromOwner, plane.isDoubleSided || plane.determinant >= 0 else { continue }
@@ -133,7 +157,7 @@ struct FrontmostMember {
                     node: Int32(m), order: Int32(k - start[c]), masksToBounds: plane.masksToBounds,
                     hasOutline: !plane.outline.isEmpty, hasScene: start[m + 1] < start[m + 2],
                     planar: t.m31.isFinite && t.m32.isFinite && t.m33.isFinite && t.m34.isFinite,
-                    zPosition: plane.zPosition, map: map, bounds: plane.bounds, toOwner: t))
+                    affineContext: affine, zPosition: plane.zPosition, map: map, bounds: plane.bounds, toOwner: t))
             }
             starts.append(members.count)
         }
@@ -298,11 +322,23 @@ extension PresentationTree {
                     return Int(s.pointee.node)
                 }
                 pc += 1
-            case .enter:
+            case .leafAffine:
                 let input = s.pointee.input
                 let p = input == currentSlot ? current : slots[Int(input)]
-                guard let local = s.pointee.map.apply(p),
-                      !s.pointee.masksToBounds || s.pointee.contains(local) else {
+                let local = s.pointee.map.applyAffine(p)
+                if s.pointee.contains(local), Homography.hasAffineImage(local),
+                   !s.pointee.hasOutline || containsTouch(Int(s.pointee.node), local) {
+                    found = local
+                    return Int(s.pointee.node)
+                }
+                pc += 1
+            case .enter, .enterAffine:
+                let input = s.pointee.input
+                let p = input == currentSlot ? current : slots[Int(input)]
+                // The root's map is nearly always affine: without the division, the point every later step starts
+                // from is ready some 13 cycles sooner.
+                let mapped = s.pointee.kind == .enterAffine ? s.pointee.map.applyAffineIfImage(p) : s.pointee.map.apply(p)
+                guard let local = mapped, !s.pointee.masksToBounds || s.pointee.contains(local) else {
                     pc = Int(s.pointee.next)
                     continue
                 }
@@ -322,6 +358,38 @@ extension PresentationTree {
         return -1
     }
 
+    /// One context's candidates for the frontmost query, into `candidates[0 ..< n]`; `best` the nearest, `scenes`
+    /// how many have scenes of their own.
+    @inline(__always)
+    private func collect(_ range: Range<Int>, _ p: CGPoint, _ members: UnsafePointer<FrontmostMember>,
+                         _ candidates: UnsafeMutableBufferPointer<HitBuffers.Candidate>, divide: Bool, single: Bool,
+                         _ n: inout Int, _ scenes: inout Int, _ best: inout Int) {
+        for k in range {
+            // Through the pointer: a member is read field by field, never copied whole.
+            let member = members + k
+            // `map.apply(p)` with its tests reordered, as a tree-order leaf does: outside the bounds, a member that
+            // masks or has no scene is no candidate, image or not.
+            let h = member.pointee.map.applyHomogeneous(p)
+            let local = divide ? CGPoint(x: h.x / h.z, y: h.y / h.z) : CGPoint(x: h.x, y: h.y)
+            let inside = member.pointee.bounds.contains(local), hasScene = member.pointee.hasScene
+            if !inside && (member.pointee.masksToBounds || !hasScene) { continue }
+            guard Homography.hasImage(h) else { continue }
+            let m = Int(member.pointee.node)
+            let touched = inside && (!member.pointee.hasOutline || containsTouch(m, local))
+            guard touched || hasScene, let fraction = member.pointee.depthFraction(local) else { continue }
+            // One member: its depth is never compared, only whether it has one.
+            let c = HitBuffers.Candidate(node: m, order: Int(member.pointee.order), local: local,
+                                         depth: single ? 0 : fraction.z / fraction.w,
+                                         z: member.pointee.zPosition, touched: touched, hasScene: hasScene)
+            // The nearest so far, kept as they come: without scenes it is the answer, with no sort.
+            if n > 0 && Self.precedesInDepthOrder(c.depth, c.z, c.order, candidates[best].depth, candidates[best].z,
+                                                  candidates[best].order) { best = n }
+            candidates[n] = c
+            n += 1
+            if hasScene { scenes += 1 }
+        }
+    }
+
     /// `visitInDepthOrder`'s first visit that is not culled. Culled members, and everything drawn into them,
     /// can never be that visit, so they are left out of the candidates; a context whose candidates have no scenes
     /// of their own answers with its nearest candidate, found in one pass.
@@ -338,26 +406,15 @@ extension PresentationTree {
             if let (owner, p) = next {
                 next = nil
                 var n = 0, scenes = 0, best = 0
-                for k in memberStart[owner + 1] ..< memberStart[owner + 2] {
-                    // Through the pointer: a member is read field by field, never copied whole.
-                    let member = members + k
-                    // `map.apply(p)` with its tests reordered, as a tree-order leaf does: outside the bounds, a
-                    // member that masks or has no scene is no candidate, image or not.
-                    let h = member.pointee.map.applyHomogeneous(p)
-                    let local = CGPoint(x: h.x / h.z, y: h.y / h.z)
-                    let inside = member.pointee.bounds.contains(local), hasScene = member.pointee.hasScene
-                    if !inside && (member.pointee.masksToBounds || !hasScene) { continue }
-                    guard Homography.hasImage(h) else { continue }
-                    let m = Int(member.pointee.node)
-                    let touched = inside && (!member.pointee.hasOutline || containsTouch(m, local))
-                    guard touched || hasScene, let depth = member.pointee.depth(local) else { continue }
-                    let c = HitBuffers.Candidate(node: m, order: Int(member.pointee.order), local: local, depth: depth,
-                                                 z: member.pointee.zPosition, touched: touched, hasScene: hasScene)
-                    // The nearest so far, kept as they come: without scenes it is the answer, with no sort.
-                    if n > 0 && before(c, candidates[best]) { best = n }
-                    candidates[n] = c
-                    n += 1
-                    if hasScene { scenes += 1 }
+                let range = memberStart[owner + 1] ..< memberStart[owner + 2], single = range.count == 1
+                // `divide: false` for a context whose maps are all affine (W is exactly 1,
+                // `Homography.isAffine`): the same points without waiting on a division. Two copies of the loop
+                // rather than a test per member, which the optimizer turns into a select that waits for the
+                // division either way.
+                if !range.isEmpty && members[range.lowerBound].affineContext {
+                    collect(range, p, members, candidates, divide: false, single: single, &n, &scenes, &best)
+                } else {
+                    collect(range, p, members, candidates, divide: true, single: single, &n, &scenes, &best)
                 }
                 if n > 0 && scenes == 0 {
                     found = candidates[best].local
