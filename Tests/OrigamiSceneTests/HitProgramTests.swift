@@ -205,6 +205,66 @@ struct HitProgramTests {
         }
     }
 
+    /// A tree with no perspective: every map affine (W exactly 1), so the tree-order program's affine steps and
+    /// the frontmost query's affine contexts answer — nested groups (enter and leaf steps), a mask, a flipped
+    /// layer, siblings on one spot with zPositions, and a layer scaled down so far that most of the canvas lands past
+    /// |X| = 1e12 (no image: the affine test must still say so). One perspective layer in a group makes that
+    /// group's context mixed, which takes the dividing loop.
+    static func affineTree() throws -> Layer {
+        let root = Layer(name: "root", frame: CGRect(x: 0, y: 0, width: 200, height: 200))
+        func layer(_ name: String, _ frame: CGRect, in parent: Layer, _ configure: (Layer) -> Void = { _ in }) throws -> Layer {
+            let l = Layer(name: name, frame: frame)
+            configure(l)
+            try parent.addSublayer(l)
+            return l
+        }
+        let group = try layer("group", CGRect(x: 10, y: 10, width: 120, height: 120), in: root) {
+            $0.transform = Transform3D(rotationAngle: 0.3, x: 0, y: 0, z: 1)
+        }
+        _ = try layer("in group", CGRect(x: 30, y: 30, width: 70, height: 50), in: group) { $0.zPosition = 5 }
+        _ = try layer("flipped", CGRect(x: 60, y: 0, width: 60, height: 90), in: group) { $0.isGeometryFlipped = true }
+        let masked = try layer("masked", CGRect(x: 100, y: 90, width: 80, height: 80), in: root) {
+            $0.masksToBounds = true
+            $0.transform = Transform3D(scaleX: 1.5, y: 0.5, z: 1)
+        }
+        _ = try layer("reaching out", CGRect(x: -30, y: 20, width: 90, height: 30), in: masked)
+        _ = try layer("tilted, in the mask", CGRect(x: 10, y: 10, width: 50, height: 50), in: masked) {
+            $0.transform = Transform3D(rotationAngle: 0.8, x: 0, y: 1, z: 0)
+            $0.transform.m34 = -1 / 80
+        }
+        // Scaled by 2⁻³⁷ (a power of two: its inverse is exactly affine) about its centre, 2e13 wide, placed so
+        // that its corner sits at the origin (a translation row of zeros keeps the map invertible by
+        // `Matrix3.inverted`'s row test): the local x is x·2³⁷, inside the bounds for x in [0, 145.5) but below
+        // 1e12 (an image) only up to x = 7.28.
+        _ = try layer("huge", CGRect(x: 0, y: 0, width: 1, height: 1), in: root) {
+            $0.bounds = CGRect(x: 0, y: 0, width: 2e13, height: 2e13)
+            $0.position = CGPoint(x: 1e13 * 0x1p-37, y: 1e13 * 0x1p-37)
+            $0.transform = Transform3D(scaleX: 0x1p-37, y: 0x1p-37, z: 1)
+        }
+        // A depth z/w past the largest double from a finite z and w (z = 1.7e308, w = 0.5): no depth, so no
+        // candidate — the frontmost depth's test |z| < w·2¹⁰⁰⁰ fails and its division says so. In a group of its
+        // own, so the root's context stays affine.
+        let far = try layer("far group", CGRect(x: 120, y: 0, width: 80, height: 80), in: root)
+        _ = try layer("near", CGRect(x: 0, y: 0, width: 50, height: 50), in: far)
+        _ = try layer("depth overflows", CGRect(x: 10, y: 10, width: 60, height: 60), in: far) {
+            $0.transform.m43 = 1.7e308
+            $0.transform.m44 = 0.5
+        }
+        _ = try layer("front", CGRect(x: 50, y: 50, width: 60, height: 60), in: root) { $0.zPosition = -3 }
+        _ = try layer("back", CGRect(x: 70, y: 70, width: 60, height: 60), in: root) { $0.zPosition = -3 }
+        return root
+    }
+
+    @Test("affine trees take the division-free paths and agree")
+    func affine() throws {
+        let root = try Self.affineTree()
+        let points = (0...220).flatMap { j in (0...220).map { i in CGPoint(x: -10 + Double(i), y: -10 + Double(j)) } }
+        for placement in [PresentationTree.RootPlacement.superlayer, .renderedInOwnSpace] {
+            let hits = Self.compare(PresentationTree(root, placement: placement), points: points, "affine \(placement)")
+            #expect(hits > 10_000)
+        }
+    }
+
     /// The hit map's batch (`hitNodes(pixelRows:…)`): both policies per pixel centre, written into two buffers,
     /// must equal one query per pixel — on the edge-case tree and on a random one, bands starting mid-canvas.
     @Test("pixel-row batches answer what single queries answer")
