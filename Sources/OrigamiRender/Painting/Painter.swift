@@ -134,7 +134,7 @@ final class Painter {
         // so the face's antialiased outline is what shows there.
         let outer = outerEdges.compactMap { chain.map($0) }
         let clip = chain.map([flattened]).map { ring in
-            ring.offsettingEdges(by: ring.indices.map { i in
+            outer.isEmpty ? ring : ring.offsettingEdges(by: ring.indices.map { i in
                 outer.contains { $0.isRunAlong(from: ring[i], to: ring[(i + 1) % ring.count],
                                                tolerance: Self.deviceTolerance) } ? Self.clipMargin * pixel : 0
             })
