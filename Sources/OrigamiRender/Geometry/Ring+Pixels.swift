@@ -94,20 +94,37 @@ extension Array where Element == PlanePoint {
     /// its edges. The ring itself may be concave (a staircase of pixels); where the result would fall apart into
     /// pieces they stay joined by edges of zero width, which fill nothing.
     func clipped(toConvex clip: Ring) -> Ring {
-        guard clip.count >= 3 else { return [] }
+        guard clip.count >= 3, count >= 3 else { return [] }
         var area = 0.0
         for i in clip.indices { let a = clip[i], b = clip[(i + 1) % clip.count]; area += a.x * b.y - b.x * a.y }
         guard area != 0, area.isFinite else { return [] }
         let inside: Double = area > 0 ? 1 : -1
         var out = self
+        // Most fragments lie inside most of the face's edges: Sutherland–Hodgman would hand back the same points in
+        // the same order, so that pass is skipped. First by the ring's bounding box (the side test is linear: a
+        // half-plane holding the box's four corners by far more than rounding can move a product holds every
+        // point), then point by point (the same test, no array).
+        var box: (minX: Double, minY: Double, maxX: Double, maxY: Double)?
         var a = clip[clip.count - 1]
         for b in clip {
             defer { a = b }
             guard a != b else { continue }
             let ex = b.x - a.x, ey = b.y - a.y, from = a
-            // Most fragments lie inside most of the face's edges: Sutherland–Hodgman would hand back the same points
-            // in the same order, so that pass is skipped (the same test, no array).
+            if box == nil {
+                var r = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
+                for p in out { r = (Swift.min(r.minX, p.x), Swift.min(r.minY, p.y), Swift.max(r.maxX, p.x), Swift.max(r.maxY, p.y)) }
+                box = r
+            }
+            if let r = box, r.minX.isFinite, r.maxX.isFinite, r.minY.isFinite, r.maxY.isFinite {
+                let reach = (Swift.max(abs(r.minX), abs(r.maxX)) + abs(from.x)) + (Swift.max(abs(r.minY), abs(r.maxY)) + abs(from.y))
+                let margin = 1e-9 * (abs(ex) + abs(ey)) * reach
+                func holds(_ x: Double, _ y: Double) -> Bool { inside * (ex * (y - from.y) - ey * (x - from.x)) > margin }
+                if margin.isFinite, holds(r.minX, r.minY), holds(r.maxX, r.minY), holds(r.maxX, r.maxY), holds(r.minX, r.maxY) {
+                    continue
+                }
+            }
             if out.allSatisfy({ inside * (ex * ($0.y - from.y) - ey * ($0.x - from.x)) >= 0 }) { continue }
+            box = nil
             out = clippedPolygon(out, side: { inside * (ex * ($0.y - from.y) - ey * ($0.x - from.x)) }) { s, t, f in
                 PlanePoint(s.x + (t.x - s.x) * f, s.y + (t.y - s.y) * f)
             }

@@ -22,13 +22,17 @@ final class Painter {
 
     /// Draws every fragment of a split plane through a hard clip and the whole face (`RenderOptions`).
     let clipsEveryFragment: Bool
+    /// Collects every fragment in one walk, as for a scene of solids, even when only a few members may seal: the
+    /// reference the two-walk path is tested against.
+    let collectsEveryFragment: Bool
 
     init(_ cr: CairoContext, visible: PlaneRect, pixel: Double = 1, sealsEdges: Bool = true,
-         antialias: Antialias = .gray, clipsEveryFragment: Bool = false) {
+         antialias: Antialias = .gray, clipsEveryFragment: Bool = false, collectsEveryFragment: Bool = false) {
         self.cr = cr; self.visible = visible; self.pixel = pixel
         self.seal = sealsEdges ? 1.5 * pixel : 0
         self.antialias = antialias
         self.clipsEveryFragment = clipsEveryFragment
+        self.collectsEveryFragment = collectsEveryFragment
     }
 
     private func source(_ c: Color, _ filter: ColorFilter) {
@@ -51,7 +55,7 @@ final class Painter {
         let candidates = SharedEdges.sealCandidates(input, outline: outline, sealable: sealable)
         var plain: [PlainFace??] = Array(repeating: nil, count: members.count)
         let candidateCount = candidates.reduce(0) { $0 + ($1 ? 1 : 0) }
-        let collectsAll = 2 * candidateCount > input.count
+        let collectsAll = 2 * candidateCount > input.count || (collectsEveryFragment && candidateCount > 0)
         // The fragments that may seal, back to front, and their seals; `nil`: none may.
         var sealing: (fragments: [ScenePolygon], edges: SharedEdges)?
         if collectsAll {
