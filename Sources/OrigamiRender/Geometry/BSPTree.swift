@@ -238,6 +238,7 @@ struct BSPTree {
                     for v in p.start ..< p.start + p.count {
                         let e = n.dot(pts[v]) - d
                         if e > thickness { isFront = true } else if e < -thickness { isBack = true }
+                        if isFront && isBack { break }
                     }
                     if isFront && isBack { cuts += 1; if let b = best, cuts >= b.cuts { break } }
                 }

@@ -9,71 +9,122 @@ extension Array where Element == PlanePoint {
     func pixelCentres(within visible: PlaneRect) -> Ring {
         guard count >= 3 else { return [] }
         // Cairo holds the ring in 24.8 fixed point before it tests pixel centres: the same rounding here, so a
-        // centre within 1/256 px of an edge falls on the same side.
-        let ring = map { PlanePoint(($0.x * 256).rounded() / 256, ($0.y * 256).rounded() / 256) }
-        var minY = Double.infinity, maxY = -Double.infinity
-        for p in ring { minY = Swift.min(minY, p.y); maxY = Swift.max(maxY, p.y) }
-        // Rows whose centre line y + ½ lies within the ring's and the canvas's height.
-        let top = Swift.max((minY - 0.5).rounded(.up), visible.minY.rounded(.down))
-        let bottom = Swift.min((maxY - 0.5).rounded(.down), visible.maxY.rounded(.up) - 1)
-        guard top <= bottom, top.isFinite, bottom.isFinite else { return [] }
-        var left: Ring = [], right: Ring = []
-        let rows = Int(bottom - top) + 1
-        left.reserveCapacity(2 * Swift.min(rows, 64) + 2 * count)
-        right.reserveCapacity(2 * Swift.min(rows, 64) + 2)
-        var previous: (l: Double, r: Double)?
-        var lastRow = top
-        var y = top
-        while y <= bottom {
-            let c = y + 0.5
-            var lo = Double.infinity, hi = -Double.infinity
-            var a = ring[count - 1]
-            for b in ring {
-                if (a.y <= c) != (b.y <= c) {
-                    let x = a.x + (c - a.y) / (b.y - a.y) * (b.x - a.x)
-                    lo = Swift.min(lo, x); hi = Swift.max(hi, x)
-                }
-                a = b
+        // centre within 1/256 px of an edge falls on the same side. (The rounded ring and the right-hand chain live
+        // on the stack: this runs once per fragment.)
+        let n = count
+        return withUnsafeTemporaryAllocation(of: PlanePoint.self, capacity: n) { ring in
+            var minY = Double.infinity, maxY = -Double.infinity
+            for i in 0 ..< n {
+                let p = PlanePoint((self[i].x * 256).rounded() / 256, (self[i].y * 256).rounded() / 256)
+                ring[i] = p
+                minY = Swift.min(minY, p.y); maxY = Swift.max(maxY, p.y)
             }
-            // Columns whose centre x + ½ lies in [lo, hi]: a convex ring's rows are one run each, and its rows
-            // with any pixel are consecutive.
-            let l = (lo - 0.5).rounded(.up), r = (hi - 0.5).rounded(.down) + 1
-            if lo <= hi, l < r {
-                if let p = previous {
-                    if p.l != l { left.append(PlanePoint(p.l, y)); left.append(PlanePoint(l, y)) }
-                    if p.r != r { right.append(PlanePoint(p.r, y)); right.append(PlanePoint(r, y)) }
-                } else {
-                    left.append(PlanePoint(l, y)); right.append(PlanePoint(r, y))
+            // Rows whose centre line y + ½ lies within the ring's and the canvas's height.
+            let top = Swift.max((minY - 0.5).rounded(.up), visible.minY.rounded(.down))
+            let bottom = Swift.min((maxY - 0.5).rounded(.down), visible.maxY.rounded(.up) - 1)
+            guard top <= bottom, top.isFinite, bottom.isFinite else { return [] }
+            let rows = Int(bottom - top) + 1
+            // Each row's span: the least and greatest x where an edge crosses its centre line. Edge by edge, each
+            // over the rows its half-open height range [low, high) holds — the rows it crosses — with the same
+            // arithmetic and the same min and max as testing every edge on every row, without the tests.
+            return withUnsafeTemporaryAllocation(of: (lo: Double, hi: Double).self, capacity: rows) { spans in
+                spans.initialize(repeating: (.infinity, -.infinity))
+                var a = ring[n - 1]
+                for k in 0 ..< n {
+                    let b = ring[k]
+                    defer { a = b }
+                    let low = Swift.min(a.y, b.y), high = Swift.max(a.y, b.y)
+                    guard low < high else { continue }
+                    // c = y + ½ with low ≤ c < high (exact: y is a whole number, low and high multiples of 1/256).
+                    let first = Swift.max((low - 0.5).rounded(.up), top)
+                    let end = Swift.min((high - 0.5).rounded(.up), bottom + 1)
+                    guard first < end else { continue }
+                    var y = first
+                    var i = Int(first - top)
+                    while y < end {
+                        let c = y + 0.5
+                        let x = a.x + (c - a.y) / (b.y - a.y) * (b.x - a.x)
+                        spans[i].lo = Swift.min(spans[i].lo, x); spans[i].hi = Swift.max(spans[i].hi, x)
+                        y += 1; i += 1
+                    }
                 }
-                previous = (l, r)
-                lastRow = y
-            } else if previous != nil {
-                break
+                return withUnsafeTemporaryAllocation(of: PlanePoint.self, capacity: 2 * rows + 2) { right in
+                    var left: Ring = []
+                    left.reserveCapacity(4 * rows + 4)
+                    var rightCount = 0
+                    var previous: (l: Double, r: Double)?
+                    var lastRow = top
+                    var y = top
+                    var row = 0
+                    while y <= bottom {
+                        let lo = spans[row].lo, hi = spans[row].hi
+                        row += 1
+                        // Columns whose centre x + ½ lies in [lo, hi]: a convex ring's rows are one run each, and its
+                        // rows with any pixel are consecutive.
+                        let l = (lo - 0.5).rounded(.up), r = (hi - 0.5).rounded(.down) + 1
+                        if lo <= hi, l < r {
+                            if let p = previous {
+                                if p.l != l { left.append(PlanePoint(p.l, y)); left.append(PlanePoint(l, y)) }
+                                if p.r != r {
+                                    right[rightCount] = PlanePoint(p.r, y); right[rightCount + 1] = PlanePoint(r, y)
+                                    rightCount += 2
+                                }
+                            } else {
+                                left.append(PlanePoint(l, y)); right[rightCount] = PlanePoint(r, y); rightCount += 1
+                            }
+                            previous = (l, r)
+                            lastRow = y
+                        } else if previous != nil {
+                            break
+                        }
+                        y += 1
+                    }
+                    guard let last = previous else { return [] }
+                    left.append(PlanePoint(last.l, lastRow + 1))
+                    right[rightCount] = PlanePoint(last.r, lastRow + 1)
+                    rightCount += 1
+                    for i in stride(from: rightCount - 1, through: 0, by: -1) { left.append(right[i]) }
+                    return left
+                }
             }
-            y += 1
         }
-        guard let last = previous else { return [] }
-        left.append(PlanePoint(last.l, lastRow + 1))
-        right.append(PlanePoint(last.r, lastRow + 1))
-        left.append(contentsOf: right.reversed())
-        return left
     }
 
     /// The part of this ring inside the convex ring `clip` (either winding): Sutherland–Hodgman against each of
     /// its edges. The ring itself may be concave (a staircase of pixels); where the result would fall apart into
     /// pieces they stay joined by edges of zero width, which fill nothing.
     func clipped(toConvex clip: Ring) -> Ring {
-        guard clip.count >= 3 else { return [] }
+        guard clip.count >= 3, count >= 3 else { return [] }
         var area = 0.0
         for i in clip.indices { let a = clip[i], b = clip[(i + 1) % clip.count]; area += a.x * b.y - b.x * a.y }
         guard area != 0, area.isFinite else { return [] }
         let inside: Double = area > 0 ? 1 : -1
         var out = self
+        // Most fragments lie inside most of the face's edges: Sutherland–Hodgman would hand back the same points in
+        // the same order, so that pass is skipped. First by the ring's bounding box (the side test is linear: a
+        // half-plane holding the box's four corners by far more than rounding can move a product holds every
+        // point), then point by point (the same test, no array).
+        var box: (minX: Double, minY: Double, maxX: Double, maxY: Double)?
         var a = clip[clip.count - 1]
         for b in clip {
             defer { a = b }
             guard a != b else { continue }
             let ex = b.x - a.x, ey = b.y - a.y, from = a
+            if box == nil {
+                var r = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
+                for p in out { r = (Swift.min(r.minX, p.x), Swift.min(r.minY, p.y), Swift.max(r.maxX, p.x), Swift.max(r.maxY, p.y)) }
+                box = r
+            }
+            if let r = box, r.minX.isFinite, r.maxX.isFinite, r.minY.isFinite, r.maxY.isFinite {
+                let reach = (Swift.max(abs(r.minX), abs(r.maxX)) + abs(from.x)) + (Swift.max(abs(r.minY), abs(r.maxY)) + abs(from.y))
+                let margin = 1e-9 * (abs(ex) + abs(ey)) * reach
+                func holds(_ x: Double, _ y: Double) -> Bool { inside * (ex * (y - from.y) - ey * (x - from.x)) > margin }
+                if margin.isFinite, holds(r.minX, r.minY), holds(r.maxX, r.minY), holds(r.maxX, r.maxY), holds(r.minX, r.maxY) {
+                    continue
+                }
+            }
+            if out.allSatisfy({ inside * (ex * ($0.y - from.y) - ey * ($0.x - from.x)) >= 0 }) { continue }
+            box = nil
             out = clippedPolygon(out, side: { inside * (ex * ($0.y - from.y) - ey * ($0.x - from.x)) }) { s, t, f in
                 PlanePoint(s.x + (t.x - s.x) * f, s.y + (t.y - s.y) * f)
             }

@@ -105,9 +105,10 @@ public enum Renderer {
     }
 
     /// Paints the canvas: background, then the root's scene. `deviceScale` is device units per point, `pixel`
-    /// device units per output pixel (the supersampling factor).
+    /// device units per output pixel (the supersampling factor). `collectsEveryFragment`: see `Painter` (tests only).
     static func paint(_ tree: RenderTree, into cr: CairoContext, deviceScale: Double, size: CGSize,
-                      options: RenderOptions, pixel: Double, clipsEveryFragment: Bool = false) throws {
+                      options: RenderOptions, pixel: Double, clipsEveryFragment: Bool = false,
+                      collectsEveryFragment: Bool = false) throws {
         cr.setAntialias(options.antialias)
         let visible = PlaneRect(minX: 0, minY: 0, maxX: Double(size.width) * deviceScale,
                                 maxY: Double(size.height) * deviceScale)
@@ -119,7 +120,8 @@ public enum Renderer {
         let device = Homography(Matrix3(m11: deviceScale, m12: 0, m13: 0, m21: 0, m22: deviceScale, m23: 0,
                                         m31: 0, m32: 0, m33: 1))
         let painter = Painter(cr, visible: visible, pixel: pixel, sealsEdges: options.sealsEdges,
-                              antialias: options.antialias, clipsEveryFragment: clipsEveryFragment)
+                              antialias: options.antialias, clipsEveryFragment: clipsEveryFragment,
+                              collectsEveryFragment: collectsEveryFragment)
         try painter.drawScene(tree.members, chain: PlaneChain([device], canvas: visible), filter: .identity)
         try cr.check("render")
     }

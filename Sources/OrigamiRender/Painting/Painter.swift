@@ -22,13 +22,17 @@ final class Painter {
 
     /// Draws every fragment of a split plane through a hard clip and the whole face (`RenderOptions`).
     let clipsEveryFragment: Bool
+    /// Collects every fragment in one walk, as for a scene of solids, even when only a few members may seal: the
+    /// reference the two-walk path is tested against.
+    let collectsEveryFragment: Bool
 
     init(_ cr: CairoContext, visible: PlaneRect, pixel: Double = 1, sealsEdges: Bool = true,
-         antialias: Antialias = .gray, clipsEveryFragment: Bool = false) {
+         antialias: Antialias = .gray, clipsEveryFragment: Bool = false, collectsEveryFragment: Bool = false) {
         self.cr = cr; self.visible = visible; self.pixel = pixel
         self.seal = sealsEdges ? 1.5 * pixel : 0
         self.antialias = antialias
         self.clipsEveryFragment = clipsEveryFragment
+        self.collectsEveryFragment = collectsEveryFragment
     }
 
     private func source(_ c: Color, _ filter: ColorFilter) {
@@ -51,7 +55,7 @@ final class Painter {
         let candidates = SharedEdges.sealCandidates(input, outline: outline, sealable: sealable)
         var plain: [PlainFace??] = Array(repeating: nil, count: members.count)
         let candidateCount = candidates.reduce(0) { $0 + ($1 ? 1 : 0) }
-        let collectsAll = 2 * candidateCount > input.count
+        let collectsAll = 2 * candidateCount > input.count || (collectsEveryFragment && candidateCount > 0)
         // The fragments that may seal, back to front, and their seals; `nil`: none may.
         var sealing: (fragments: [ScenePolygon], edges: SharedEdges)?
         if collectsAll {
@@ -133,12 +137,13 @@ final class Painter {
         // partition: no seam between them); the cut's other edges, the plane's own, are pushed out of the way
         // so the face's antialiased outline is what shows there.
         let outer = outerEdges.compactMap { chain.map($0) }
-        let clip = chain.map([flattened]).map { ring in
-            ring.offsettingEdges(by: ring.indices.map { i in
-                outer.contains { $0.isRunAlong(from: ring[i], to: ring[(i + 1) % ring.count],
+        // (One ring, not `map([Ring])`: two arrays fewer per fragment.)
+        let device = chain.map(flattened)
+        let clip: Ring? = device.count < 3 ? nil : outer.isEmpty ? device
+            : device.offsettingEdges(by: device.indices.map { i in
+                outer.contains { $0.isRunAlong(from: device[i], to: device[(i + 1) % device.count],
                                                tolerance: Self.deviceTolerance) } ? Self.clipMargin * pixel : 0
             })
-        }
         if plain[member] == nil {
             plain[member] = clipsEveryFragment ? .some(nil)
                 : .some(PlainFace(m, chain: chain.prepending(Homography(m.transform)), filter: filter))
@@ -146,7 +151,7 @@ final class Painter {
         if sealed.isEmpty, let face = plain[member] ?? nil {
             // What the clip and the face's fill would leave: the face's antialiased outline cut to the pixels
             // whose centres the clip holds, one fill.
-            guard let ring = clip.first else { return }
+            guard let ring = clip else { return }
             let pixels = ring.pixelCentres(within: visible)
             let piece = pixels.clipped(toConvex: face.outline)
             guard piece.count >= 3 else { return }
@@ -155,7 +160,7 @@ final class Painter {
             return
         }
         try cr.withSavedState {
-            try cr.clip(clip, antialias: false)
+            try cr.clip(clip.map { [$0] } ?? [], antialias: false)
             try drawNode(m.node, chain: chain.prepending(Homography(m.transform)),
                          inheritedOpacity: m.inheritedOpacity, shade: m.shade, filter: filter, sealed: sealed)
         }
