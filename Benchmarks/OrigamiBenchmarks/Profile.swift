@@ -19,6 +19,16 @@ enum Profile {
         case "lattice":
             let lattice = try Scenes.lattice(cubes: 1000)
             for _ in 0..<iterations { blackHole(try Renderer.render(lattice, size: Scenes.canvas, options: options)) }
+        case "lattice-raw", "polyhedron-raw":
+            // The two rows' baselines: raw Cairo filling the scenes' projected polygons.
+            let scene = name == "lattice-raw" ? try Scenes.lattice(cubes: 1000)
+                : try PolyhedronBenchmarks.container(faces: PolyhedronBenchmarks.prismFaces(sides: 19_998))
+            let polygons = try RenderBenchmarks.rawPolygons(scene)
+            for _ in 0..<iterations { blackHole(try RenderBenchmarks.rawCairoFill(polygons)) }
+        case "polyhedron":
+            // The 20 000-face polyhedron row's subject (its set-up is outside the loop).
+            let prism = try PolyhedronBenchmarks.container(faces: PolyhedronBenchmarks.prismFaces(sides: 19_998))
+            for _ in 0..<iterations { blackHole(try Renderer.render(prism, size: Scenes.canvas, options: options)) }
         case "planes-count":
             for n in [50, 200, 500] { print(n, try RenderBenchmarks.fragmentPolygons(try Scenes.crossingPlanes(n)).count) }
         case "planes-walk":
@@ -132,7 +142,7 @@ enum Profile {
             let (root, leaf, _) = try GeometryBenchmarks.conversionChain()
             for _ in 0..<iterations * 1000 { blackHole(root.convert(opaque(CGPoint(x: 20, y: 30)), from: leaf)) }
         default:
-            throw BenchError("unknown profile \(name): flat, image, lattice, planes50/200/500[-clip], planes-count, planes-walk, "
+            throw BenchError("unknown profile \(name): flat, image, lattice[-raw], polyhedron[-raw], planes50/200/500[-clip], planes-count, planes-walk, "
                              + "png-flat, png-image, hit-tree, hit-frontmost, hit-rows-{tree,ca,frontmost}, "
                              + "hand-rows-{tree,frontmost}, hit-grid-{tree,frontmost}, hand-grid-{tree,frontmost}, hitmap, frame, "
                              + "convert, freeze, freeze-animated, turntable, "

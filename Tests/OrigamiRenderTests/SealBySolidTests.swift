@@ -104,6 +104,63 @@ import Testing
         #expect(grid.sealed.joined().count >= members.count / 8)   // the scene exercises sealing
     }
 
+    /// `SharedEdges.sealCandidates` tries each solid's own edges first and sweeps over every edge only for the members
+    /// left unmarked: the marked members must be the sweep's alone, on the layouts above (the shaped faces of prisms
+    /// and pyramids mark every member at once, so `mixed` adds scenes of boxes and loose planes only: loose planes
+    /// that share an edge are found by the sweep, boxes by their solid, a box touching a loose plane by either).
+    @Test(arguments: Layout.allCases + [nil], 0..<12 as Range<UInt64>)
+    func solidsGiveTheSweepsCandidates(layout: Layout?, seed: UInt64) throws {
+        let root = try layout.map { try Self.scene($0, seed: seed) } ?? Self.boxesAndPlanes(seed: seed)
+        let tree = try RenderTree(root: root)
+        let members = try #require(tree.members.first).node.members
+        let (input, _) = Painter.scenePolygons(members)
+        func candidates(bySolid: Bool) -> [Bool] {
+            SharedEdges.sealCandidates(input, outline: { Painter.shapeOutline(members[$0]) },
+                                       sealable: { Painter.isSealable(members[$0]) },
+                                       solid: bySolid ? { members[$0].solid } : nil)
+        }
+        let sweep = candidates(bySolid: false), bySolid = candidates(bySolid: true)
+        #expect(bySolid == sweep)
+        #expect(sweep.contains(true))   // the scene has seams
+        if layout == nil { #expect(sweep.contains(false)) }   // and members that seal with nothing
+    }
+
+    /// Boxes (plain rectangular faces) apart or interpenetrating, and loose single planes in the same context: pairs of
+    /// planes sharing an edge (a hinge, opened at a random angle), planes lying along a box's face edge, and planes
+    /// alone.
+    static func boxesAndPlanes(seed: UInt64) throws -> Layer {
+        var g = SplitMix(seed)
+        func r(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &g) }
+        let container = BookCube.container()
+        for i in 0..<(4 + Int(seed % 5)) {
+            let box = try Solid.box(width: r(10...40), height: r(10...40), depth: r(10...40))
+            box.position = CGPoint(x: 60 + r(0...280), y: 60 + r(0...280))
+            box.zPosition = r(-40...40)
+            if i % 2 == 0 { box.transform = Transform3D(rotationAngle: r(0...(2 * .pi)), x: r(-1...1), y: r(-1...1), z: r(-1...1)) }
+            for face in box.faces { face.backgroundColor = Color(red: r(0...1), green: r(0...1), blue: r(0...1)) }
+            try container.addSublayer(box)
+        }
+        func plane(_ x: Double, _ y: Double, _ z: Double, turn: Double) -> Layer {
+            let layer = Layer()
+            layer.bounds = CGRect(x: 0, y: 0, width: 40, height: 30)
+            layer.anchorPoint = CGPoint(x: 0, y: 0.5)   // the left edge is the hinge
+            layer.position = CGPoint(x: x, y: y)
+            layer.zPosition = z
+            layer.transform = Transform3D(rotationAngle: turn, x: 0, y: 1, z: 0)
+            layer.backgroundColor = Color(red: r(0...1), green: r(0...1), blue: r(0...1))
+            return layer
+        }
+        for _ in 0..<3 {
+            // Two planes hinged on one edge: both left edges at the same place.
+            let (x, y, z) = (r(60...340), r(60...340), r(-40...40)), open = r(0.4...2.5)
+            try container.addSublayer(plane(x, y, z, turn: r(-0.5...0.5)))
+            try container.addSublayer(plane(x, y, z, turn: open))
+            // And one alone.
+            try container.addSublayer(plane(r(60...340), r(60...340), r(-40...40), turn: r(-1...1)))
+        }
+        return container
+    }
+
     /// The members of one solid share a number, and no two solids do.
     @Test func membersOfOneSolidShareItsNumber() throws {
         let tree = try RenderTree(root: try Scenes.latticeLike(cubes: 8))

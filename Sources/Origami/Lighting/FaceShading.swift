@@ -66,21 +66,41 @@ extension FaceTransforms {
     /// `contextContentFlipped`: the context's content space is its bounds mirrored (`LayerGeometry.boundsMirror`);
     /// the light spaces then keep the drawn chain's orientation (the context's own flip mirrors back out).
     init(projected: Transform3D, object: Transform3D, context: LayerGeometry, contextContentFlipped: Bool = false) {
-        // Scene: the full chain minus the context's sublayer-space transform (applied last in `projected`), then
-        // the mirror that leaves it without reflection: the context's flip and content flip, by parity.
-        let space = context.contentSublayerSpaceTransform(contentFlipped: contextContentFlipped)
-        let placed = space.inverted().map { projected.concatenating($0) } ?? projected
-        let scene = placed.concatenating(context.boundsMirror(context.isGeometryFlipped != contextContentFlipped))
-        // View: the camera's rotation and scale, not its perspective: with m14 m24 m34 left in, the anchor
-        // translation around the sublayerTransform would leak the perspective into the linear part.
-        var camera = context
-        camera.sublayerTransform.m14 = 0
-        camera.sublayerTransform.m24 = 0
-        camera.sublayerTransform.m34 = 0
-        camera.sublayerTransform.m44 = 1
-        self.init(object: object, scene: scene,
-                  view: placed.concatenating(camera.contentSublayerSpaceTransform(contentFlipped: contextContentFlipped)),
-                  projected: projected)
+        self = Context(context, contentFlipped: contextContentFlipped).transforms(projected: projected, object: object)
+    }
+
+    /// What `FaceTransforms` takes from a 3D context, the same for all its members: worked out once per context
+    /// (the inverse of its sublayer space is a 4×4 inversion; a context of 6 000 faces asked it 6 000 times).
+    public struct Context: Sendable {
+        /// The inverse of the context's content sublayer space (`nil`: singular).
+        let spaceInverse: Transform3D?
+        /// The mirror that leaves the scene space without reflection: the context's flip and content flip, by parity.
+        let mirror: Transform3D
+        /// The camera's content sublayer space without its perspective column.
+        let camera: Transform3D
+
+        /// The context with geometry `context`; `contentFlipped`: its content space is its bounds mirrored.
+        public init(_ context: LayerGeometry, contentFlipped: Bool = false) {
+            // Scene: the full chain minus the context's sublayer-space transform (applied last in `projected`), then
+            // the mirror.
+            spaceInverse = context.contentSublayerSpaceTransform(contentFlipped: contentFlipped).inverted()
+            mirror = context.boundsMirror(context.isGeometryFlipped != contentFlipped)
+            // View: the camera's rotation and scale, not its perspective: with m14 m24 m34 left in, the anchor
+            // translation around the sublayerTransform would leak the perspective into the linear part.
+            var camera = context
+            camera.sublayerTransform.m14 = 0
+            camera.sublayerTransform.m24 = 0
+            camera.sublayerTransform.m34 = 0
+            camera.sublayerTransform.m44 = 1
+            self.camera = camera.contentSublayerSpaceTransform(contentFlipped: contentFlipped)
+        }
+
+        /// A member's transforms: drawn through `projected` into the context, `object` relative to its solid.
+        public func transforms(projected: Transform3D, object: Transform3D) -> FaceTransforms {
+            let placed = spaceInverse.map { projected.concatenating($0) } ?? projected
+            return FaceTransforms(object: object, scene: placed.concatenating(mirror), view: placed.concatenating(camera),
+                                  projected: projected)
+        }
     }
 }
 

@@ -462,10 +462,18 @@ extension PresentationTree {
 
     /// The transforms that carry member `i`'s normal in each light space (DESIGN §4).
     public func faceTransforms(of i: Int) -> FaceTransforms {
-        let c = storage.planes[i].owner
-        return FaceTransforms(projected: storage.planes[i].toOwner, object: storage.nodes[i].objectTransform,
-                              context: c < 0 ? LayerGeometry() : storage.nodes[c].geometry,
-                              contextContentFlipped: c >= 0 && storage.planes[c].contentFlipped)
+        faceTransforms(of: i, in: faceTransformsContext(of: storage.planes[i].owner))
+    }
+
+    /// What `faceTransforms(of:)` takes from context `c` (−1: the root's placement space), for all its members.
+    public func faceTransformsContext(of c: Int) -> FaceTransforms.Context {
+        FaceTransforms.Context(c < 0 ? LayerGeometry() : storage.nodes[c].geometry,
+                               contentFlipped: c >= 0 && storage.planes[c].contentFlipped)
+    }
+
+    /// `faceTransforms(of:)` with its context's part worked out beforehand (`faceTransformsContext(of:)`).
+    public func faceTransforms(of i: Int, in context: FaceTransforms.Context) -> FaceTransforms {
+        context.transforms(projected: storage.planes[i].toOwner, object: storage.nodes[i].objectTransform)
     }
 
     /// Node `i` is drawn as a face of its context: a sublayer of a transform layer, or placed by a non-affine

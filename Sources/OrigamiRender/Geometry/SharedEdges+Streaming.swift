@@ -53,7 +53,13 @@ extension SharedEdges {
     ///   within δ of each other (a few pairs among 500 planes' 2 000 edges).
     /// - A shaped face (a solid's triangle or hexagon) seals along its outline cut to each fragment, split lines
     ///   included, which may lie anywhere on it: with one shaped face, every sealable member is a candidate.
-    static func sealCandidates(_ polygons: [ScenePolygon], outline: (Int) -> [Vector3]?, sealable: (Int) -> Bool) -> [Bool] {
+    ///
+    /// `solid` (as `SharedEdges.init` takes it): members of one solid share a number in `0 ..< polygons' members`.
+    /// Which members are marked does not depend on the order pairs are tried in (a member is marked exactly when one
+    /// of its edges has a partner), so each solid's own edges are tried first — a cube's visible faces share edges —
+    /// and the sweep over every edge runs only if some member is left unmarked.
+    static func sealCandidates(_ polygons: [ScenePolygon], outline: (Int) -> [Vector3]?, sealable: (Int) -> Bool,
+                               solid: ((Int) -> Int)? = nil) -> [Bool] {
         struct Edge { let member: Int; let a: Vector3; let b: Vector3; let reach: Double }
         var edges: [Edge] = []
         var candidates = [Bool](repeating: false, count: (polygons.map(\.member).max() ?? -1) + 1)
@@ -104,6 +110,24 @@ extension SharedEdges {
             for m in faces { candidates[m] = true }
             return candidates
         }
+        func isPartner(_ i: Int, _ j: Int) -> Bool {
+            let e = edges[i], g = edges[j]
+            guard g.member != e.member, lo[i].y <= hi[j].y, lo[j].y <= hi[i].y, lo[i].z <= hi[j].z, lo[j].z <= hi[i].z,
+                  lo[i].x <= hi[j].x, lo[j].x <= hi[i].x else { return false }
+            return runsNear(e, g) || runsNear(g, e)
+        }
+        if let solid {
+            var unmarked = faces.count
+            for group in SharedEdges.grouped(edges.map { solid($0.member) }) where group.count > 1 {
+                for i in group where !candidates[edges[i].member] {
+                    for j in group where isPartner(i, j) {
+                        for m in [edges[i].member, edges[j].member] where !candidates[m] { candidates[m] = true; unmarked -= 1 }
+                        break
+                    }
+                }
+            }
+            guard unmarked > 0 else { return candidates }
+        }
         // Each edge of a member not yet marked looks for one partner among the edges whose x-ranges meet its own (on
         // both sides in the sorted order, back as far as the widest edge reaches), and marks both members at the first
         // it finds: every member with a partner ends up marked, and a scene of shared edges (a lattice of cubes) stops
@@ -112,21 +136,15 @@ extension SharedEdges {
         let widest = edges.indices.reduce(0.0) { Swift.max($0, hi[$1].x - lo[$1].x) }
         for (position, i) in order.enumerated() where !candidates[edges[i].member] {
             let e = edges[i]
-            func isPartner(_ j: Int) -> Bool {
-                let g = edges[j]
-                guard g.member != e.member, lo[i].y <= hi[j].y, lo[j].y <= hi[i].y, lo[i].z <= hi[j].z, lo[j].z <= hi[i].z,
-                      lo[i].x <= hi[j].x, lo[j].x <= hi[i].x else { return false }
-                return runsNear(e, g) || runsNear(g, e)
-            }
             var found: Int?
             var next = position + 1
             while found == nil, next < order.count, lo[order[next]].x <= hi[i].x {
-                if isPartner(order[next]) { found = order[next] }
+                if isPartner(i, order[next]) { found = order[next] }
                 next += 1
             }
             var previous = position - 1
             while found == nil, previous >= 0, lo[order[previous]].x >= lo[i].x - widest {
-                if isPartner(order[previous]) { found = order[previous] }
+                if isPartner(i, order[previous]) { found = order[previous] }
                 previous -= 1
             }
             if let found { candidates[e.member] = true; candidates[edges[found].member] = true }

@@ -192,9 +192,13 @@ struct SharedEdges {
         var entries: [(cell: UInt64, edge: Int)] = []
         entries.reserveCapacity(4 * boxes.count)
         var large: [Int] = []
+        // Each gridded edge's box's lower cell. `cell` is monotonic in each coordinate, so the cell of the lower
+        // corner of two boxes' overlap (the larger of their lower corners) is the larger of their lower cells.
+        var lowCells = [(Int, Int, Int)](repeating: (0, 0, 0), count: boxes.count)
         for (k, box) in boxes.enumerated() {
             guard let lo = cell(box.lo), let hi = cell(box.hi),
                   (hi.0 - lo.0 + 1) * (hi.1 - lo.1 + 1) * (hi.2 - lo.2 + 1) <= 64 else { large.append(k); continue }
+            lowCells[k] = lo
             for cx in lo.0...hi.0 { for cy in lo.1...hi.1 { for cz in lo.2...hi.2 {
                 entries.append((key((cx, cy, cz)), k))
             } } }
@@ -217,9 +221,8 @@ struct SharedEdges {
                 let p = boxes[list[i]], q = boxes[list[j]]
                 guard p.lo.x <= q.hi.x, q.lo.x <= p.hi.x, p.lo.y <= q.hi.y, q.lo.y <= p.hi.y,
                       p.lo.z <= q.hi.z, q.lo.z <= p.hi.z else { return false }
-                let corner = Vector3(Swift.max(p.lo.x, q.lo.x), Swift.max(p.lo.y, q.lo.y), Swift.max(p.lo.z, q.lo.z))
-                guard let c = cell(corner), key(c) == here else { return false }
-                return true
+                let a = lowCells[list[i]], b = lowCells[list[j]]
+                return key((Swift.max(a.0, b.0), Swift.max(a.1, b.1), Swift.max(a.2, b.2))) == here
             }
             if list.count <= Self.crowdedCell {
                 for i in list.indices { for j in (i + 1)..<list.count where meetsHere(i, j) { check(edges[list[i]], edges[list[j]]) } }

@@ -52,7 +52,8 @@ final class Painter {
         let (input, whole) = Painter.scenePolygons(members)
         let outline = { Painter.shapeOutline(members[$0]) }
         let sealable = { self.seal > 0 && Painter.isSealable(members[$0]) }
-        let candidates = SharedEdges.sealCandidates(input, outline: outline, sealable: sealable)
+        let candidates = SharedEdges.sealCandidates(input, outline: outline, sealable: sealable,
+                                                    solid: { members[$0].solid })
         var plain: [PlainFace??] = Array(repeating: nil, count: members.count)
         let candidateCount = candidates.reduce(0) { $0 + ($1 ? 1 : 0) }
         let collectsAll = 2 * candidateCount > input.count || (collectsEveryFragment && candidateCount > 0)
@@ -72,23 +73,27 @@ final class Painter {
         }
         // Each later fragment's polygon on the device, mapped once: a big solid's cap is the `under` of thousands
         // of seals.
-        var devicePolygons: [Int: Ring?] = [:]
+        var devicePolygons: [Ring??] = []
+        // The first seal under each later fragment (a fragment seals under a few later ones at most).
         func seals(_ k: Int) -> [EdgeSeal] {
-            guard let sealing else { return [] }
-            var seen = Set<Int>()
-            return sealing.edges.sealed[k].filter { seen.insert($0.later).inserted }.compactMap { e -> EdgeSeal? in
-                guard let segment = chain.map(e.segment) else { return nil }
+            guard let sealing, !sealing.edges.sealed[k].isEmpty else { return [] }
+            if devicePolygons.isEmpty { devicePolygons = Array(repeating: nil, count: sealing.fragments.count) }
+            var out: [EdgeSeal] = [], seen: [Int] = []
+            for e in sealing.edges.sealed[k] where !seen.contains(e.later) {
+                seen.append(e.later)
+                guard let segment = chain.map(e.segment) else { continue }
                 let under: Ring?
                 if let known = devicePolygons[e.later] { under = known } else {
                     under = chain.map([sealing.fragments[e.later].flattened]).first
-                    devicePolygons[e.later] = under
+                    devicePolygons[e.later] = .some(under)
                 }
-                return under.map { EdgeSeal(segment: segment, under: $0) }
+                if let under { out.append(EdgeSeal(segment: segment, under: under)) }
             }
+            return out
         }
         if collectsAll, let sealing {
-            var pieces: [Int: Int] = [:]
-            for f in sealing.fragments { pieces[f.member, default: 0] += 1 }
+            var pieces = [Int](repeating: 0, count: members.count)
+            for f in sealing.fragments { pieces[f.member] += 1 }
             for (k, f) in sealing.fragments.enumerated() {
                 try drawFragment(f.flattened, member: f.member, isWhole: pieces[f.member] == 1, outer: sealing.edges.outer[k],
                                  sealed: seals(k), members: members, chain: chain, filter: filter, plain: &plain)
