@@ -177,21 +177,9 @@ public struct HitExpectations: Sendable {
 
     /// Reads an expectations file; problems are located as in a scene file (file:line:column: key path).
     public static func load(contentsOf url: URL, displayName: String? = nil) throws(SceneError) -> HitExpectations {
-        let name = displayName ?? url.path
         // Held to a scene file's size limit: the file is read whole.
-        let limit = SceneLimits.default.maxFileBytes
-        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > limit {
-            throw SceneError(SceneIssue(file: name, line: 0, column: 0, keyPath: "",
-                                        message: "the file is \(size) bytes, over the limit of \(limit)"))
-        }
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw SceneError(SceneIssue(file: name, line: 0, column: 0, keyPath: "",
-                                        message: "cannot read the expectations file (no such file, or not readable)"))
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw SceneError(SceneIssue(file: name, line: 0, column: 0, keyPath: "", message: "the file is not UTF-8 text"))
-        }
-        return try decode(text, file: name)
+        let text = try SceneDescription.read(url, displayName: displayName, limits: .default, what: "expectations file")
+        return try decode(text, file: displayName ?? url.path)
     }
 
     /// Reads expectations from YAML `text`; `file` names it in messages. Every problem is reported, located by line,

@@ -134,26 +134,24 @@ extension SceneDescription {
                           limits: limits, images: images)
     }
 
-    /// The scene file's text, refusing a missing, oversized, unreadable or non-UTF-8 file.
-    static func read(_ url: URL, displayName: String?, limits: SceneLimits) throws(SceneError) -> String {
+    /// The text of a scene file (or of another file read like one: `what` names it in messages), refusing a
+    /// missing, oversized, unreadable or non-UTF-8 file.
+    static func read(_ url: URL, displayName: String?, limits: SceneLimits,
+                     what: String = "scene file") throws(SceneError) -> String {
         let name = displayName ?? url.path
-        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-        guard let attributes else {
-            throw SceneError(SceneIssue(file: name, line: 0, column: 0, keyPath: "",
-                                        message: "cannot read the scene file: no such file"))
+        func refuse(_ message: String) -> SceneError {
+            SceneError(SceneIssue(file: name, line: 0, column: 0, keyPath: "", message: message))
+        }
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else {
+            throw refuse("cannot read the \(what): no such file")
         }
         if let size = attributes[.size] as? Int, size > limits.maxFileBytes {
-            throw SceneError(SceneIssue(file: name, line: 0, column: 0, keyPath: "",
-                                        message: "the file is \(size) bytes, over the limit of \(limits.maxFileBytes)"))
+            throw refuse("the file is \(size) bytes, over the limit of \(limits.maxFileBytes)")
         }
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw SceneError(SceneIssue(file: name, line: 0, column: 0, keyPath: "",
-                                        message: "cannot read the scene file (permission denied or not a file)"))
+            throw refuse("cannot read the \(what) (permission denied or not a file)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw SceneError(SceneIssue(file: name, line: 0, column: 0, keyPath: "",
-                                        message: "the scene file is not UTF-8 text"))
-        }
+        guard let text = String(data: data, encoding: .utf8) else { throw refuse("the \(what) is not UTF-8 text") }
         return text
     }
 

@@ -71,6 +71,25 @@ struct HostileSceneFileTests {
         #expect(loadIssues(url).map(\.message) == ["the scene file is not UTF-8 text"])
     }
 
+    @Test("an expectations file is read like a scene file: missing, a folder or not UTF-8 is one located error")
+    func expectationsFile() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func issues(_ url: URL) -> [String] {
+            do { _ = try HitExpectations.load(contentsOf: url, displayName: "e.yaml"); return [] } catch {
+                return error.issues.map(\.description)
+            }
+        }
+        #expect(issues(dir.appendingPathComponent("absent.yaml")) == ["e.yaml: cannot read the expectations file: no such file"])
+        #expect(issues(dir) == ["e.yaml: cannot read the expectations file (permission denied or not a file)"])
+        let binary = dir.appendingPathComponent("binary.yaml")
+        try Data([0x70, 0x6F, 0xFF, 0xFE]).write(to: binary)
+        #expect(issues(binary) == ["e.yaml: the expectations file is not UTF-8 text"])
+        let good = dir.appendingPathComponent("good.yaml")
+        try Data("points:\n  - {at: [1, 2], tree: null}\n".utf8).write(to: good)
+        #expect(issues(good).isEmpty)
+    }
+
     @Test("a truncated scene file is located at the line where it breaks",
           arguments: ["canvas: {size: [10, 10]}\nlayers: [{name: a, frame: [0, 0,", "canvas: {size: [10, 1"])
     func truncated(_ text: String) {
