@@ -110,6 +110,8 @@ extension Array where Element == PlanePoint {
             defer { a = b }
             guard a != b else { continue }
             let ex = b.x - a.x, ey = b.y - a.y, from = a
+            // Which side of this edge a point is on: > 0 inside, < 0 outside (the pass's own test).
+            func side(_ x: Double, _ y: Double) -> Double { inside * (ex * (y - from.y) - ey * (x - from.x)) }
             if box == nil {
                 var r = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
                 for p in out { r = (Swift.min(r.minX, p.x), Swift.min(r.minY, p.y), Swift.max(r.maxX, p.x), Swift.max(r.maxY, p.y)) }
@@ -118,14 +120,14 @@ extension Array where Element == PlanePoint {
             if let r = box, r.minX.isFinite, r.maxX.isFinite, r.minY.isFinite, r.maxY.isFinite {
                 let reach = (Swift.max(abs(r.minX), abs(r.maxX)) + abs(from.x)) + (Swift.max(abs(r.minY), abs(r.maxY)) + abs(from.y))
                 let margin = 1e-9 * (abs(ex) + abs(ey)) * reach
-                func holds(_ x: Double, _ y: Double) -> Bool { inside * (ex * (y - from.y) - ey * (x - from.x)) > margin }
+                func holds(_ x: Double, _ y: Double) -> Bool { side(x, y) > margin }
                 if margin.isFinite, holds(r.minX, r.minY), holds(r.maxX, r.minY), holds(r.maxX, r.maxY), holds(r.minX, r.maxY) {
                     continue
                 }
             }
-            if out.allSatisfy({ inside * (ex * ($0.y - from.y) - ey * ($0.x - from.x)) >= 0 }) { continue }
+            if out.allSatisfy({ side($0.x, $0.y) >= 0 }) { continue }
             box = nil
-            out = clippedPolygon(out, side: { inside * (ex * ($0.y - from.y) - ey * ($0.x - from.x)) }) { s, t, f in
+            out = clippedPolygon(out, side: { side($0.x, $0.y) }) { s, t, f in
                 PlanePoint(s.x + (t.x - s.x) * f, s.y + (t.y - s.y) * f)
             }
             if out.count < 3 { return [] }

@@ -36,8 +36,8 @@ public struct RenderTree: Sendable {
         // Reverse pre-order: every node's members are built before the node itself.
         var built = [RenderNode?](repeating: nil, count: tree.count)
         func scene(of c: Int) -> [RenderMember] {
-            let lighting = c >= 0 ? tree[c].lighting : nil
-            let space = lighting.map { _ in tree.faceTransformsContext(of: c) }
+            // The context's lighting, and what its members' light spaces share (worked out once per context).
+            let lighting = (c >= 0 ? tree[c].lighting : nil).map { ($0, tree.faceTransformsContext(of: c)) }
             let drawable = tree.drawableMembers(of: c)
             var scene: [RenderMember] = []
             scene.reserveCapacity(drawable.count)
@@ -46,8 +46,8 @@ public struct RenderTree: Sendable {
             for (order, m) in drawable.enumerated() {
                 guard let node = built[m] else { continue }
                 // The node's frozen copy, read in place (each `tree[m]` copies a node and its references).
-                let shade = lighting.flatMap { lighting in
-                    space.flatMap { lighting.shade(tree.faceTransforms(of: m, in: $0), bounds: node.presentation.bounds) }
+                let shade = lighting.flatMap { lighting, space in
+                    lighting.shade(tree.faceTransforms(of: m, in: space), bounds: node.presentation.bounds)
                 }
                 // A member whose superlayer is not its context sits in a transform layer.
                 let parent = node.presentation.parent, inSolid = parent >= 0 && parent != tree.context(of: m)
