@@ -118,6 +118,9 @@ struct FrontmostMember {
     let planar: Bool
     /// Every member of its context has an affine map (`Homography.isAffine`): their local points need no division.
     let affineContext: Bool
+    /// No member of its context has a scene of its own: the context's answer is its nearest candidate, which the
+    /// query keeps in registers (no candidate is stored, nothing is sorted).
+    let sceneFreeContext: Bool
     let zPosition: Double
     /// Owner plane → member plane (`Plane.fromOwner`, never nil here).
     let map: Homography
@@ -147,17 +150,24 @@ struct FrontmostMember {
     static func compile(_ storage: PresentationTree.Storage) -> (members: [FrontmostMember], start: [Int]) {
         let planes = storage.planes, list = storage.hitMemberList, start = storage.hitMemberStart
         var members: [FrontmostMember] = [], starts: [Int] = [0]
+        func compiled(_ plane: PresentationTree.Plane) -> Bool {
+            plane.fromOwner != nil && (plane.isDoubleSided || plane.determinant >= 0)
+        }
+        func hasScene(_ m: Int) -> Bool { start[m + 1] < start[m + 2] }
         for c in 0 ..< max(0, start.count - 1) {
-            let affine = (start[c] ..< start[c + 1]).allSatisfy { planes[list[$0]].fromOwner?.isAffine ?? true }
-            for k in start[c] ..< start[c + 1] {
+            let context = start[c] ..< start[c + 1]
+            let affine = context.allSatisfy { planes[list[$0]].fromOwner?.isAffine ?? true }
+            let sceneFree = context.allSatisfy { !compiled(planes[list[$0]]) || !hasScene(list[$0]) }
+            for k in context {
                 let m = list[k], plane = planes[m]
-                guard let map = plane.fromOwner, plane.isDoubleSided || plane.determinant >= 0 else { continue }
+                guard compiled(plane), let map = plane.fromOwner else { continue }
                 let t = plane.toOwner
                 members.append(FrontmostMember(
                     node: Int32(m), order: Int32(k - start[c]), masksToBounds: plane.masksToBounds,
-                    hasOutline: !plane.outline.isEmpty, hasScene: start[m + 1] < start[m + 2],
+                    hasOutline: !plane.outline.isEmpty, hasScene: hasScene(m),
                     planar: t.m31.isFinite && t.m32.isFinite && t.m33.isFinite && t.m34.isFinite,
-                    affineContext: affine, zPosition: plane.zPosition, map: map, bounds: plane.bounds, toOwner: t))
+                    affineContext: affine, sceneFreeContext: sceneFree, zPosition: plane.zPosition, map: map,
+                    bounds: plane.bounds, toOwner: t))
             }
             starts.append(members.count)
         }
@@ -263,7 +273,11 @@ extension PresentationTree {
         switch policy {
         case .treeOrder: return run(buffers.treeOrder, point, buffers.slots.baseAddress!, &local)
         case .coreAnimation: return run(buffers.coreAnimation, point, buffers.slots.baseAddress!, &local)
-        case .frontmost: return frontmostHit(point, buffers, &local)
+        case .frontmost:
+            return frontmostHit(point, buffers.frontmost, buffers.frontmostStart, &local) { owner, p, fallback, found in
+                frontmostScenes(owner, p, fallback, buffers.frontmost.baseAddress!, buffers.frontmostStart,
+                                buffers.candidates, buffers.steps, &found)
+            }
         }
     }
 
@@ -274,25 +288,19 @@ extension PresentationTree {
     func firstHit(_ point: CGPoint, policy: HitTestPolicy, local: inout CGPoint) -> Int {
         guard point.x.isFinite, point.y.isFinite else { return -1 }
         let programs = hitPrograms
-        if policy != .frontmost && programs.pointee.slotCount <= 8 {
-            let steps = policy == .treeOrder ? programs.pointee.treeOrder : programs.pointee.coreAnimation
+        if policy == .frontmost {
+            // Buffers only where a context needs sorting (`frontmostScenes`): most queries need none.
+            return frontmostHit(point, programs.pointee.frontmost, programs.pointee.frontmostStart, &local) {
+                owner, p, fallback, found in frontmostScenes(owner, p, fallback, programs, &found)
+            }
+        }
+        let steps = policy == .treeOrder ? programs.pointee.treeOrder : programs.pointee.coreAnimation
+        if programs.pointee.slotCount <= 8 {
             return withUnsafeTemporaryAllocation(of: CGPoint.self, capacity: 8) { slots in
                 run(steps, point, slots.baseAddress!, &local)
             }
         }
-        if programs.pointee.slotCount <= 8 && programs.pointee.maxMembers <= 16 && 2 * count + 1 <= 32 {
-            return withUnsafeTemporaryAllocation(of: CGPoint.self, capacity: 8) { s in
-                withUnsafeTemporaryAllocation(of: HitBuffers.Candidate.self, capacity: 16) { c in
-                    withUnsafeTemporaryAllocation(of: HitBuffers.Step.self, capacity: 32) { st in
-                        firstHit(point, policy: policy, buffers: HitBuffers(
-                            treeOrder: programs.pointee.treeOrder, coreAnimation: programs.pointee.coreAnimation,
-                            frontmost: programs.pointee.frontmost, frontmostStart: programs.pointee.frontmostStart,
-                            slots: s, candidates: c, steps: st), local: &local)
-                    }
-                }
-            }
-        }
-        return withHitBuffers { firstHit(point, policy: policy, buffers: $0, local: &local) }
+        return withHitBuffers { run(steps, point, $0.slots.baseAddress!, &local) }
     }
 
     @inline(__always)
@@ -358,6 +366,103 @@ extension PresentationTree {
         return -1
     }
 
+    /// Whether a touch at `p` (in the owner's plane) makes `member` a candidate of its context: its local point,
+    /// whether the touch reaches the member itself, and its depth fraction (`depthFraction`); nil for no candidate.
+    /// `divide: false` for a context whose maps are all affine (W is exactly 1, `Homography.isAffine`): the same
+    /// point without waiting on a division.
+    @inline(__always)
+    private func candidate(_ member: UnsafePointer<FrontmostMember>, _ p: CGPoint, divide: Bool)
+        -> (local: CGPoint, touched: Bool, depth: (z: Double, w: Double))? {
+        // `map.apply(p)` with its tests reordered, as a tree-order leaf does: outside the bounds, a member that
+        // masks or has no scene is no candidate, image or not.
+        let h = member.pointee.map.applyHomogeneous(p)
+        let local = divide ? CGPoint(x: h.x / h.z, y: h.y / h.z) : CGPoint(x: h.x, y: h.y)
+        let inside = member.pointee.bounds.contains(local), hasScene = member.pointee.hasScene
+        if !inside && (member.pointee.masksToBounds || !hasScene) { return nil }
+        guard Homography.hasImage(h) else { return nil }
+        let touched = inside && (!member.pointee.hasOutline || containsTouch(Int(member.pointee.node), local))
+        guard touched || hasScene, let fraction = member.pointee.depthFraction(local) else { return nil }
+        return (local, touched, fraction)
+    }
+
+    /// A scene-free context's answer: its nearest candidate (−1: none), kept in registers as the members come.
+    @inline(__always)
+    private func nearest(_ range: Range<Int>, _ p: CGPoint, _ members: UnsafePointer<FrontmostMember>, divide: Bool,
+                         _ found: inout CGPoint) -> Int {
+        var best = -1, bestLocal = CGPoint.zero, bestDepth = 0.0, bestZ = 0.0, bestOrder = 0
+        for k in range {
+            let member = members + k
+            guard let c = candidate(member, p, divide: divide) else { continue }
+            let depth = c.depth.z / c.depth.w, z = member.pointee.zPosition, order = Int(member.pointee.order)
+            if best < 0 || Self.precedesInDepthOrder(depth, z, order, bestDepth, bestZ, bestOrder) {
+                best = Int(member.pointee.node); bestLocal = c.local; bestDepth = depth; bestZ = z; bestOrder = order
+            }
+        }
+        if best >= 0 { found = bestLocal }
+        return best
+    }
+
+    /// `visitInDepthOrder`'s first visit that is not culled, without stored candidates as long as the contexts
+    /// on the way have one member (its scene first, then itself) or none with a scene (the nearest candidate is
+    /// the answer). A context that needs sorting goes to `scenes` with the owner, the point in the owner's plane
+    /// and the visit pending after the owner's scene (the innermost touched owner on the way: the one
+    /// `visitInDepthOrder` would visit next if the scene had nothing).
+    @inline(__always)
+    private func frontmostHit(_ point: CGPoint, _ members: UnsafeBufferPointer<FrontmostMember>,
+                              _ memberStart: UnsafeBufferPointer<Int>, _ found: inout CGPoint,
+                              scenes: (Int, CGPoint, (node: Int, local: CGPoint)?, inout CGPoint) -> Int) -> Int {
+        let base = members.baseAddress!
+        var owner = -1, p = point
+        var pending = -1, pendingLocal = CGPoint.zero
+        while true {
+            let range = memberStart[owner + 1] ..< memberStart[owner + 2]
+            guard !range.isEmpty else { break }
+            let first = base + range.lowerBound
+            // Two copies of each loop rather than a test per member, which the optimizer turns into a select that
+            // waits for the division either way.
+            let divide = !first.pointee.affineContext
+            if range.count == 1 {
+                // Its depth is never compared, only whether it has one.
+                guard let c = divide ? candidate(first, p, divide: true) : candidate(first, p, divide: false) else {
+                    break
+                }
+                let node = Int(first.pointee.node)
+                guard first.pointee.hasScene else {
+                    found = c.local   // a candidate with no scene is touched
+                    return node
+                }
+                if c.touched { pending = node; pendingLocal = c.local }
+                owner = node; p = c.local
+                continue
+            }
+            guard first.pointee.sceneFreeContext else {
+                return scenes(owner, p, pending < 0 ? nil : (pending, pendingLocal), &found)
+            }
+            let node = divide ? nearest(range, p, base, divide: true, &found)
+                              : nearest(range, p, base, divide: false, &found)
+            if node >= 0 { return node }
+            break
+        }
+        if pending >= 0 { found = pendingLocal }
+        return pending
+    }
+
+    /// `frontmostScenes` for a single query, with buffers of its own: on the stack for a tree of ordinary size.
+    /// Not inlined, so the queries that never need it carry neither its frame nor its stack protector.
+    @inline(never)
+    private func frontmostScenes(_ owner: Int, _ p: CGPoint, _ pending: (node: Int, local: CGPoint)?,
+                                 _ programs: UnsafePointer<HitPrograms>, _ found: inout CGPoint) -> Int {
+        let members = programs.pointee.frontmost.baseAddress!, start = programs.pointee.frontmostStart
+        if programs.pointee.maxMembers <= 16 && 2 * count + 1 <= 32 {
+            return withUnsafeTemporaryAllocation(of: HitBuffers.Candidate.self, capacity: 16) { c in
+                withUnsafeTemporaryAllocation(of: HitBuffers.Step.self, capacity: 32) { st in
+                    frontmostScenes(owner, p, pending, members, start, c, st, &found)
+                }
+            }
+        }
+        return withHitBuffers { frontmostScenes(owner, p, pending, members, start, $0.candidates, $0.steps, &found) }
+    }
+
     /// One context's candidates for the frontmost query, into `candidates[0 ..< n]`; `best` the nearest, `scenes`
     /// how many have scenes of their own.
     @inline(__always)
@@ -367,20 +472,12 @@ extension PresentationTree {
         for k in range {
             // Through the pointer: a member is read field by field, never copied whole.
             let member = members + k
-            // `map.apply(p)` with its tests reordered, as a tree-order leaf does: outside the bounds, a member that
-            // masks or has no scene is no candidate, image or not.
-            let h = member.pointee.map.applyHomogeneous(p)
-            let local = divide ? CGPoint(x: h.x / h.z, y: h.y / h.z) : CGPoint(x: h.x, y: h.y)
-            let inside = member.pointee.bounds.contains(local), hasScene = member.pointee.hasScene
-            if !inside && (member.pointee.masksToBounds || !hasScene) { continue }
-            guard Homography.hasImage(h) else { continue }
-            let m = Int(member.pointee.node)
-            let touched = inside && (!member.pointee.hasOutline || containsTouch(m, local))
-            guard touched || hasScene, let fraction = member.pointee.depthFraction(local) else { continue }
+            guard let found = candidate(member, p, divide: divide) else { continue }
+            let hasScene = member.pointee.hasScene
             // One member: its depth is never compared, only whether it has one.
-            let c = HitBuffers.Candidate(node: m, order: Int(member.pointee.order), local: local,
-                                         depth: single ? 0 : fraction.z / fraction.w,
-                                         z: member.pointee.zPosition, touched: touched, hasScene: hasScene)
+            let c = HitBuffers.Candidate(node: Int(member.pointee.node), order: Int(member.pointee.order),
+                                         local: found.local, depth: single ? 0 : found.depth.z / found.depth.w,
+                                         z: member.pointee.zPosition, touched: found.touched, hasScene: hasScene)
             // The nearest so far, kept as they come: without scenes it is the answer, with no sort.
             if n > 0 && Self.precedesInDepthOrder(c.depth, c.z, c.order, candidates[best].depth, candidates[best].z,
                                                   candidates[best].order) { best = n }
@@ -390,15 +487,18 @@ extension PresentationTree {
         }
     }
 
-    /// `visitInDepthOrder`'s first visit that is not culled. Culled members, and everything drawn into them,
-    /// can never be that visit, so they are left out of the candidates; a context whose candidates have no scenes
-    /// of their own answers with its nearest candidate, found in one pass.
+    /// The frontmost query from the scene of `owner` (−1: the root's context) at `point` in its plane, with
+    /// `pending` visited after that scene: `visitInDepthOrder`'s first visit that is not culled. Culled members,
+    /// and everything drawn into them, can never be that visit, so they are left out of the candidates; a context
+    /// whose candidates have no scenes of their own answers with its nearest candidate, found in one pass.
     @inline(__always)
-    private func frontmostHit(_ point: CGPoint, _ buffers: HitBuffers, _ found: inout CGPoint) -> Int {
-        let members = buffers.frontmost.baseAddress!, memberStart = buffers.frontmostStart
-        let candidates = buffers.candidates, steps = buffers.steps
+    private func frontmostScenes(_ owner: Int, _ point: CGPoint, _ pending: (node: Int, local: CGPoint)?,
+                                 _ members: UnsafePointer<FrontmostMember>, _ memberStart: UnsafeBufferPointer<Int>,
+                                 _ candidates: UnsafeMutableBufferPointer<HitBuffers.Candidate>,
+                                 _ steps: UnsafeMutableBufferPointer<HitBuffers.Step>, _ found: inout CGPoint) -> Int {
         var top = 0
-        var next: (owner: Int, p: CGPoint)? = (-1, point)
+        if let pending { steps[0] = .emit(node: pending.node, pending.local); top = 1 }
+        var next: (owner: Int, p: CGPoint)? = (owner, point)
         func before(_ a: HitBuffers.Candidate, _ b: HitBuffers.Candidate) -> Bool {
             Self.precedesInDepthOrder(a.depth, a.z, a.order, b.depth, b.z, b.order)
         }
@@ -407,10 +507,6 @@ extension PresentationTree {
                 next = nil
                 var n = 0, scenes = 0, best = 0
                 let range = memberStart[owner + 1] ..< memberStart[owner + 2], single = range.count == 1
-                // `divide: false` for a context whose maps are all affine (W is exactly 1,
-                // `Homography.isAffine`): the same points without waiting on a division. Two copies of the loop
-                // rather than a test per member, which the optimizer turns into a select that waits for the
-                // division either way.
                 if !range.isEmpty && members[range.lowerBound].affineContext {
                     collect(range, p, members, candidates, divide: false, single: single, &n, &scenes, &best)
                 } else {
