@@ -288,12 +288,7 @@ extension PresentationTree {
     func firstHit(_ point: CGPoint, policy: HitTestPolicy, local: inout CGPoint) -> Int {
         guard point.x.isFinite, point.y.isFinite else { return -1 }
         let programs = hitPrograms
-        if policy == .frontmost {
-            // Buffers only where a context needs sorting (`frontmostScenes`): most queries need none.
-            return frontmostHit(point, programs.pointee.frontmost, programs.pointee.frontmostStart, &local) {
-                owner, p, fallback, found in frontmostScenes(owner, p, fallback, programs, &found)
-            }
-        }
+        if policy == .frontmost { return frontmostHit(point, programs, &local) }
         let steps = policy == .treeOrder ? programs.pointee.treeOrder : programs.pointee.coreAnimation
         if programs.pointee.slotCount <= 8 {
             return withUnsafeTemporaryAllocation(of: CGPoint.self, capacity: 8) { slots in
@@ -445,6 +440,16 @@ extension PresentationTree {
         }
         if pending >= 0 { found = pendingLocal }
         return pending
+    }
+
+    /// A single frontmost query. Not inlined into `hitTest`: its frame and registers would weigh on the
+    /// tree-order queries there too (31 instructions more per tree-order query when it was).
+    @inline(never)
+    private func frontmostHit(_ point: CGPoint, _ programs: UnsafePointer<HitPrograms>, _ found: inout CGPoint) -> Int {
+        // Buffers only where a context needs sorting (`frontmostScenes`): most queries need none.
+        frontmostHit(point, programs.pointee.frontmost, programs.pointee.frontmostStart, &found) {
+            owner, p, pending, found in frontmostScenes(owner, p, pending, programs, &found)
+        }
     }
 
     /// `frontmostScenes` for a single query, with buffers of its own: on the stack for a tree of ordinary size.
