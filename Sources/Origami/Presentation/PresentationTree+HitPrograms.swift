@@ -99,6 +99,11 @@ struct TreeHitProgram: Sendable {
                 }
             }
         }
+        // A leaf's next step is its next sibling (a transform layer's sublayers count as its siblings) or its
+        // parent's `finish`: a leaf after a leaf reads the same slot, which `leafRun` relies on.
+        assert(zip(steps, steps.dropFirst()).allSatisfy { a, b in
+            !(a.kind == .leaf || a.kind == .leafAffine) || !(b.kind == .leaf || b.kind == .leafAffine) || a.input == b.input
+        })
         self.steps = steps
         slotCount = Int(slots)
     }
@@ -315,26 +320,13 @@ extension PresentationTree {
             case .leaf:
                 let input = s.pointee.input
                 let p = input == currentSlot ? current : slots[Int(input)]
-                // `map.apply(p)` with its tests reordered: the quotient is the same, and a point outside the
-                // bounds misses whether or not it has an image, so only one inside pays for `hasImage`.
-                let h = s.pointee.map.applyHomogeneous(p)
-                let local = CGPoint(x: h.x / h.z, y: h.y / h.z)
-                if s.pointee.contains(local), Homography.hasImage(h),
-                   !s.pointee.hasOutline || containsTouch(Int(s.pointee.node), local) {
-                    found = local
-                    return Int(s.pointee.node)
-                }
-                pc += 1
+                let node = leafRun(first, steps.count, &pc, p, affine: false, &found)
+                if node >= 0 { return node }
             case .leafAffine:
                 let input = s.pointee.input
                 let p = input == currentSlot ? current : slots[Int(input)]
-                let local = s.pointee.map.applyAffine(p)
-                if s.pointee.contains(local), Homography.hasAffineImage(local),
-                   !s.pointee.hasOutline || containsTouch(Int(s.pointee.node), local) {
-                    found = local
-                    return Int(s.pointee.node)
-                }
-                pc += 1
+                let node = leafRun(first, steps.count, &pc, p, affine: true, &found)
+                if node >= 0 { return node }
             case .enter, .enterAffine:
                 let input = s.pointee.input
                 let p = input == currentSlot ? current : slots[Int(input)]
@@ -358,6 +350,36 @@ extension PresentationTree {
                 pc += 1
             }
         }
+        return -1
+    }
+
+    /// The leaves from `pc` on that share one kind (so read one slot, `p`): a layer's sublayers, tested in a run
+    /// with no dispatch between them. The node of the first that `p` reaches, with its point in `found`; else −1,
+    /// with `pc` past the run. Two copies (`affine`) rather than a test per leaf.
+    @inline(__always)
+    private func leafRun(_ first: UnsafePointer<TreeHitProgram.Step>, _ count: Int, _ pc: inout Int, _ p: CGPoint,
+                         affine: Bool, _ found: inout CGPoint) -> Int {
+        let kind: TreeHitProgram.Step.Kind = affine ? .leafAffine : .leaf
+        var leaf = first + pc
+        repeat {
+            let local: CGPoint, inside: Bool
+            if affine {
+                local = leaf.pointee.map.applyAffine(p)
+                inside = leaf.pointee.contains(local) && Homography.hasAffineImage(local)
+            } else {
+                // `map.apply(p)` with its tests reordered: the quotient is the same, and a point outside the
+                // bounds misses whether or not it has an image, so only one inside pays for `hasImage`.
+                let h = leaf.pointee.map.applyHomogeneous(p)
+                local = CGPoint(x: h.x / h.z, y: h.y / h.z)
+                inside = leaf.pointee.contains(local) && Homography.hasImage(h)
+            }
+            if inside, !leaf.pointee.hasOutline || containsTouch(Int(leaf.pointee.node), local) {
+                found = local
+                return Int(leaf.pointee.node)
+            }
+            pc &+= 1   // was < count
+            leaf = first + pc
+        } while pc < count && leaf.pointee.kind == kind   // a leaf after a leaf reads its slot (`init`)
         return -1
     }
 
