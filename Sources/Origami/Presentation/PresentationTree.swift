@@ -244,6 +244,16 @@ public struct PresentationTree: Sendable {
         var planes: [Plane] = []
         var outlinePoints: [CGPoint] = []
         var spaces: [Transform3D] = []
+        // One row per layer goes into each table: counting the layers first sizes them once. Grown by doubling, the
+        // tables of a 7 000-layer tree (a `Node` is most of a kilobyte) were copied whole about a dozen times.
+        var layerCount = 0
+        var pending = [root]
+        while let layer = pending.popLast() {
+            layerCount += 1
+            pending += layer.sublayers
+        }
+        layers.reserveCapacity(layerCount); nodes.reserveCapacity(layerCount)
+        planes.reserveCapacity(layerCount); spaces.reserveCapacity(layerCount)
         // Per node, whether its content space is its bounds mirrored (`q` in `LayerGeometry.boundsMirror`).
         // A root placed on a canvas starts upright; a root placed in its superlayer's bounds space carries the
         // parity of the flips above it, and that space is itself mirrored on screen when the flips above the
@@ -404,8 +414,14 @@ extension PresentationTree {
     /// The number of nodes (layers, transform layers included).
     public var count: Int { storage.nodes.count }
 
-    /// Node `i`'s drawing properties.
+    /// Node `i`'s drawing properties: a copy of the node (most of a kilobyte, with its references).
     public subscript(i: Int) -> Node { storage.nodes[i] }
+
+    /// `self[i].kind`, read in place: a walk over every node that asks one field copies no node.
+    public func kind(of i: Int) -> Kind { storage.nodes[i].kind }
+
+    /// `self[i].lighting`, read in place.
+    public func lighting(of i: Int) -> (any FaceShader)? { storage.nodes[i].lighting }
 
     /// The layer node `i` was frozen from: an identity to hand back, not a source of current values.
     public func layer(_ i: Int) -> Layer { storage.layers[i] }
