@@ -335,12 +335,13 @@ public struct PresentationTree: Sendable {
                 determinant: owner < 0 && rootSpaceMirrored ? -plane.matrix.determinant : plane.matrix.determinant,
                 isFacePlane: isFacePlane, inheritedOpacity: inherited)
             let receives = chainReceives && row.receivesHits(.frontmost)
+            // `consume lighting`: the node takes the existential over rather than copying it once more.
             nodes.append(Node(
                 name: layer.name, kind: kind, geometry: g, backgroundColor: backgroundColor,
                 contents: layer.contents, contentsGravity: layer.contentsGravity, contentsScale: layer.contentsScale,
                 borderWidth: borderWidth, borderColor: borderColor, cornerRadius: cornerRadius,
                 opacity: opacity, masksToBounds: layer.masksToBounds, isDoubleSided: layer.isDoubleSided,
-                isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting, lighting: lighting,
+                isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting, lighting: consume lighting,
                 text: (layer as? TextLayer).map(TextStyle.init), outline: face?.polygon,
                 parent: parent, level: parent < 0 ? 0 : nodes[parent].level + 1, objectTransform: object,
                 isDrawableInContext: drawable, receivesInContext: receives))
