@@ -188,3 +188,27 @@ struct LightingPointTests {
         #expect(s[0].vertexMultiply?.count == 4 && s[0].vertexAdd?.count == 4)
     }
 }
+
+/// `evaluate` asks whether the bounds have corners (`CGRect.hasCorners`) without making the corner array, and
+/// makes it only when it samples corners: a finite rect (empty or with a negative size included) is shaded, at
+/// the centre and at the corners; a null or non-finite one leaves the face unlit (it has no centre either).
+/// Checked to fail with `hasCorners` broken.
+@Test("bounds with no corners leave the face unlit; finite bounds are shaded, with or without corner samples")
+func shadeNeedsBoundsWithCorners() throws {
+    let transforms = FaceTransforms(object: .identity, scene: .identity, view: .identity)
+    let centre = Lighting.book
+    let corners = Lighting(lights: [.point(at: Vector3(0, 0, 100), space: .object)], model: .lambert, ambient: 0.2)
+    for (k, lighting) in [centre, corners].enumerated() {
+        for bad in [CGRect.null, CGRect(x: CGFloat.nan, y: 0, width: 10, height: 10), CGRect(x: 0, y: 0, width: CGFloat.infinity, height: 10),
+                    CGRect(x: 0, y: -CGFloat.infinity, width: 10, height: 10)] {
+            #expect(bad.corners == nil)
+            #expect(lighting.shade(transforms, bounds: bad) == nil, "\(bad)")
+        }
+        for good in [CGRect(x: 0, y: 0, width: 10, height: 10), CGRect(x: 5, y: 5, width: -10, height: -4), CGRect.zero] {
+            #expect(good.corners != nil)
+            let shade = lighting.shade(transforms, bounds: good)
+            #expect(shade != nil, "\(good)")
+            if k == 1 { #expect(shade?.vertexMultiply?.count == 4, "\(good)") }
+        }
+    }
+}

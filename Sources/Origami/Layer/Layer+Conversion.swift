@@ -113,9 +113,15 @@ extension Layer {
 extension CGRect {
     /// The four corners (minX,minY), (maxX,minY), (maxX,maxY), (minX,maxY); `nil` for a null or non-finite rect.
     public var corners: [CGPoint]? {
-        guard !isNull, [origin.x, origin.y, size.width, size.height].allSatisfy(\.isFinite) else { return nil }
+        guard hasCorners else { return nil }
         let r = standardized
         return [CGPoint(x: r.minX, y: r.minY), CGPoint(x: r.maxX, y: r.minY),
                 CGPoint(x: r.maxX, y: r.maxY), CGPoint(x: r.minX, y: r.maxY)]
+    }
+
+    /// `corners` is not `nil`: the rect is not null and its origin and size are finite (asked without making the
+    /// array, e.g. once per lit face).
+    var hasCorners: Bool {
+        !isNull && origin.x.isFinite && origin.y.isFinite && size.width.isFinite && size.height.isFinite
     }
 }

@@ -35,7 +35,7 @@ extension Lighting {
     func evaluate(_ transforms: FaceTransforms, bounds: CGRect, corners wantsCorners: Bool,
                   report: Bool = true) -> FaceEvaluation? {
         let b = bounds.standardized
-        guard let cornerPoints = b.corners else { return nil }
+        guard b.hasCorners else { return nil }
         let middle = CGPoint(x: b.midX, y: b.midY)
         var normals: [Light.Space: Vector3] = [:]
         if report {
@@ -53,7 +53,7 @@ extension Lighting {
         else { return nil }
         var corners: [PointLighting]?
         if wantsCorners {
-            let sampled = cornerPoints.compactMap {
+            let sampled = (b.corners ?? []).compactMap {
                 evaluate(transforms, at: $0, flip: flip, ambientColour: ambientColour, report: report)
             }
             corners = sampled.count == 4 ? sampled : nil

@@ -244,6 +244,16 @@ public struct PresentationTree: Sendable {
         var planes: [Plane] = []
         var outlinePoints: [CGPoint] = []
         var spaces: [Transform3D] = []
+        // One row per layer goes into each table: counting the layers first sizes them once. Grown by doubling, the
+        // tables of a 7 000-layer tree (a `Node` is most of a kilobyte) were copied whole about a dozen times.
+        var layerCount = 0
+        var pending = [root]
+        while let layer = pending.popLast() {
+            layerCount += 1
+            pending += layer.sublayers
+        }
+        layers.reserveCapacity(layerCount); nodes.reserveCapacity(layerCount)
+        planes.reserveCapacity(layerCount); spaces.reserveCapacity(layerCount)
         // Per node, whether its content space is its bounds mirrored (`q` in `LayerGeometry.boundsMirror`).
         // A root placed on a canvas starts upright; a root placed in its superlayer's bounds space carries the
         // parity of the flips above it, and that space is itself mirrored on screen when the flips above the
@@ -325,12 +335,13 @@ public struct PresentationTree: Sendable {
                 determinant: owner < 0 && rootSpaceMirrored ? -plane.matrix.determinant : plane.matrix.determinant,
                 isFacePlane: isFacePlane, inheritedOpacity: inherited)
             let receives = chainReceives && row.receivesHits(.frontmost)
+            // `consume lighting`: the node takes the existential over rather than copying it once more.
             nodes.append(Node(
                 name: layer.name, kind: kind, geometry: g, backgroundColor: backgroundColor,
                 contents: layer.contents, contentsGravity: layer.contentsGravity, contentsScale: layer.contentsScale,
                 borderWidth: borderWidth, borderColor: borderColor, cornerRadius: cornerRadius,
                 opacity: opacity, masksToBounds: layer.masksToBounds, isDoubleSided: layer.isDoubleSided,
-                isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting, lighting: lighting,
+                isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting, lighting: consume lighting,
                 text: (layer as? TextLayer).map(TextStyle.init), outline: face?.polygon,
                 parent: parent, level: parent < 0 ? 0 : nodes[parent].level + 1, objectTransform: object,
                 isDrawableInContext: drawable, receivesInContext: receives))
@@ -404,8 +415,14 @@ extension PresentationTree {
     /// The number of nodes (layers, transform layers included).
     public var count: Int { storage.nodes.count }
 
-    /// Node `i`'s drawing properties.
+    /// Node `i`'s drawing properties: a copy of the node (most of a kilobyte, with its references).
     public subscript(i: Int) -> Node { storage.nodes[i] }
+
+    /// `self[i].kind`, read in place: a walk over every node that asks one field copies no node.
+    public func kind(of i: Int) -> Kind { storage.nodes[i].kind }
+
+    /// `self[i].lighting`, read in place.
+    public func lighting(of i: Int) -> (any FaceShader)? { storage.nodes[i].lighting }
 
     /// The layer node `i` was frozen from: an identity to hand back, not a source of current values.
     public func layer(_ i: Int) -> Layer { storage.layers[i] }

@@ -49,7 +49,6 @@ public final class RenderNode: Sendable {
     let extent: PlaneRect
 
     init(_ layer: PresentationTree.Node, members: [RenderMember]) throws {
-        presentation = layer
         shape = layer.outline.flatMap { $0.count >= 3 && $0.allSatisfy { $0.x.isFinite && $0.y.isFinite } ? $0 : nil }
         self.members = members
         let bounds = layer.bounds.standardized, masksToBounds = layer.masksToBounds, text = layer.text
@@ -74,6 +73,8 @@ public final class RenderNode: Sendable {
             }
         }
         self.extent = extent
+        // Stored last, so the node is moved in rather than copied while its fields are still read above.
+        presentation = layer
     }
 
     /// The bounding box of `ScenePolygon(extent:transform:member:)`'s flattened points, `nil` where it is `nil`.

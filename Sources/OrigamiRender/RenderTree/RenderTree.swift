@@ -36,19 +36,21 @@ public struct RenderTree: Sendable {
         // Reverse pre-order: every node's members are built before the node itself.
         var built = [RenderNode?](repeating: nil, count: tree.count)
         func scene(of c: Int) -> [RenderMember] {
-            // The context's lighting, and what its members' light spaces share (worked out once per context).
-            let lighting = (c >= 0 ? tree[c].lighting : nil).map { ($0, tree.faceTransformsContext(of: c)) }
             let drawable = tree.drawableMembers(of: c)
+            // Most nodes (a solid's faces) have no sublayer scene: nothing to light or to read.
+            guard !drawable.isEmpty else { return [] }
+            // The context's lighting (read in place, not from a copy of the node), and what its members' light
+            // spaces share (worked out once per context). The shader is asked through the optional, so the
+            // existential is not copied per member.
+            let shader = c >= 0 ? tree.lighting(of: c) : nil
+            let space = shader == nil ? nil : tree.faceTransformsContext(of: c)
             var scene: [RenderMember] = []
             scene.reserveCapacity(drawable.count)
             // The transform layer the previous member sits in (−1: none) and its solid number.
             var solidLayer = -1, solid = 0
             for (order, m) in drawable.enumerated() {
                 guard let node = built[m] else { continue }
-                // The node's frozen copy, read in place (each `tree[m]` copies a node and its references).
-                let shade = lighting.flatMap { lighting, space in
-                    lighting.shade(tree.faceTransforms(of: m, in: space), bounds: node.presentation.bounds)
-                }
+                let shade = space.map { shader?.shade(tree.faceTransforms(of: m, in: $0), bounds: node.presentation.bounds) } ?? nil
                 // A member whose superlayer is not its context sits in a transform layer.
                 let parent = node.presentation.parent, inSolid = parent >= 0 && parent != tree.context(of: m)
                 if !inSolid || parent != solidLayer { solid = scene.count }
@@ -60,15 +62,16 @@ public struct RenderTree: Sendable {
             }
             return scene
         }
+        // One copy of each node, the one `RenderNode` keeps (`tree[i]` copies the node; `kind` and `lighting` read
+        // their field in place).
         for i in stride(from: tree.count - 1, through: 0, by: -1) where rendered[i] {
-            let node = tree[i]
-            guard node.kind != .transformLayer else { continue }
-            if let lighting = node.lighting as? Lighting {
+            guard tree.kind(of: i) != .transformLayer else { continue }
+            if let lighting = tree.lighting(of: i) as? Lighting {
                 do { try lighting.validate() } catch {
-                    throw RenderError.invalidLighting(layer: node.name.map { "layer \"\($0)\"" } ?? "layer \(i)", reason: error)
+                    throw RenderError.invalidLighting(layer: tree[i].name.map { "layer \"\($0)\"" } ?? "layer \(i)", reason: error)
                 }
             }
-            built[i] = try RenderNode(node, members: scene(of: i))
+            built[i] = try RenderNode(tree[i], members: scene(of: i))
         }
         members = scene(of: -1)
     }
