@@ -142,14 +142,10 @@ final class Painter {
                               sealed: [EdgeSeal], members: [RenderMember], chain: PlaneChain, filter: ColorFilter,
                               plain: inout [PlainFace??]) throws {
         let m = members[member]
-        if plain[member] == nil {
-            plain[member] = clipsEveryFragment ? .some(nil) : .some(PlainFace(m, in: chain, filter: filter))
-        }
         if isWhole {
-            if !drawsFacesThroughNode, let face = plain[member] ?? nil {
-                try fill(face, shaped: m.node.shape != nil, sealed: sealed)
-                return
-            }
+            // (The plain fill in a function of its own: this frame is on the stack once per level of a deep tree.)
+            if !drawsFacesThroughNode, try fillIfPlain(m, member: member, chain: chain, filter: filter, sealed: sealed,
+                                                        plain: &plain) { return }
             try drawNode(m.node, chain: chain.prepending(Homography(m.transform)),
                          inheritedOpacity: m.inheritedOpacity, shade: m.shade, filter: filter, sealed: sealed)
             return
@@ -165,7 +161,7 @@ final class Painter {
                 outer.contains { $0.isRunAlong(from: device[i], to: device[(i + 1) % device.count],
                                                tolerance: Self.deviceTolerance) } ? Self.clipMargin * pixel : 0
             })
-        if sealed.isEmpty, let face = plain[member] ?? nil {
+        if sealed.isEmpty, let face = plainFace(m, member: member, chain: chain, filter: filter, plain: &plain) {
             // What the clip and the face's fill would leave: the face's antialiased outline cut to the pixels
             // whose centres the clip holds, one fill.
             guard let ring = clip else { return }
@@ -173,7 +169,7 @@ final class Painter {
             let piece = pixels.clipped(toConvex: face.outline)
             guard piece.count >= 3 else { return }
             cr.setColor(face.color)
-            try cr.fill([piece])
+            try cr.fill(piece)
             return
         }
         try cr.withSavedState {
@@ -193,6 +189,8 @@ final class Painter {
         let outline: Ring
         /// Whether `drawNode` extends the fill under later faces along sealed edges (`Plan.isSealed`).
         let extendsUnderSeals: Bool
+        /// A shaped face: `drawNode` clips what it fills to the (extended) outline.
+        let clipsToOutline: Bool
 
         /// `m` in the context `chain` maps to the device.
         init?(_ m: RenderMember, in chain: PlaneChain, filter: ColorFilter) {
@@ -211,16 +209,36 @@ final class Painter {
             color = (fill.red, fill.green, fill.blue, fill.alpha)
             outline = ring
             extendsUnderSeals = plan.isSealed
+            clipsToOutline = node.shape != nil
         }
+    }
+
+    /// Fills a whole face the plain way when it is a `PlainFace` (decided once per member in `plain`); false when
+    /// it is not and `drawNode` must draw it.
+    private func fillIfPlain(_ m: RenderMember, member: Int, chain: PlaneChain, filter: ColorFilter, sealed: [EdgeSeal],
+                             plain: inout [PlainFace??]) throws -> Bool {
+        guard let face = plainFace(m, member: member, chain: chain, filter: filter, plain: &plain) else { return false }
+        try fill(face, sealed: sealed)
+        return true
+    }
+
+    /// Member `member`'s `PlainFace`, worked out on its first fragment and kept in `plain` (none when every fragment
+    /// takes the clip path).
+    private func plainFace(_ m: RenderMember, member: Int, chain: PlaneChain, filter: ColorFilter,
+                           plain: inout [PlainFace??]) -> PlainFace? {
+        if let known = plain[member] { return known }
+        let face = clipsEveryFragment ? nil : PlainFace(m, in: chain, filter: filter)
+        plain[member] = .some(face)
+        return face
     }
 
     /// A whole plain face: the Cairo calls `drawNode` makes for it (a shaped face's outline clips what it fills),
     /// without its plan, its outline's arrays and, for an unshaped face, its saved state — the fill sets the only
     /// state it would restore, the source, and every later fill sets its own.
-    private func fill(_ face: PlainFace, shaped: Bool, sealed: [EdgeSeal]) throws {
+    private func fill(_ face: PlainFace, sealed: [EdgeSeal]) throws {
         let filled = face.extendsUnderSeals && !sealed.isEmpty
             ? face.outline.extended(along: sealed, by: seal, tolerance: Self.deviceTolerance) : face.outline
-        if shaped {
+        if face.clipsToOutline {
             try cr.withSavedState {
                 try cr.clip([filled])
                 cr.setColor(face.color)
@@ -228,7 +246,7 @@ final class Painter {
             }
         } else {
             cr.setColor(face.color)
-            try cr.fill([filled])
+            try cr.fill(filled)
         }
     }
 
