@@ -51,11 +51,15 @@ final class CairoContext {
     /// Replaces the current path by `rings` (each closed).
     func setPath(_ rings: [Ring]) {
         cairo_new_path(handle)
-        for ring in rings where ring.count >= 3 {
-            cairo_move_to(handle, ring[0].x, ring[0].y)
-            for p in ring.dropFirst() { cairo_line_to(handle, p.x, p.y) }
-            cairo_close_path(handle)
-        }
+        for ring in rings { addToPath(ring) }
+    }
+
+    /// Adds `ring` to the current path as a closed subpath (nothing when it has fewer than 3 points).
+    private func addToPath(_ ring: Ring) {
+        guard ring.count >= 3 else { return }
+        cairo_move_to(handle, ring[0].x, ring[0].y)
+        for p in ring.dropFirst() { cairo_line_to(handle, p.x, p.y) }
+        cairo_close_path(handle)
     }
 
     /// Fills `rings` (device space) with the current source.
@@ -63,6 +67,15 @@ final class CairoContext {
         guard !rings.isEmpty else { return }
         setPath(rings)
         cairo_set_fill_rule(handle, evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
+        cairo_fill(handle)
+        try check("cairo_fill")
+    }
+
+    /// `fill([ring])` (the same calls) without making the array: a face or fragment filled once per paint.
+    func fill(_ ring: Ring) throws {
+        cairo_new_path(handle)
+        addToPath(ring)
+        cairo_set_fill_rule(handle, CAIRO_FILL_RULE_WINDING)
         cairo_fill(handle)
         try check("cairo_fill")
     }

@@ -51,16 +51,20 @@ struct PlaneChain: Sendable {
 
     private init(levels: [Homography], viewport: PlaneRect) {
         self.levels = levels; self.viewport = viewport
-        affine = Self.affineProduct(levels)
+        affine = Self.affineProduct(first: nil, levels)
     }
 
-    private static func affineProduct(_ levels: [Homography]) -> Matrix3? {
+    /// The affine product of `first` (when given) and then `levels`.
+    private static func affineProduct(first: Homography?, _ levels: [Homography]) -> Matrix3? {
         var product: Homography?
-        for h in levels {
+        func include(_ h: Homography) -> Bool {
             let m = h.matrix
-            guard m.m13 == 0, m.m23 == 0, m.m33 > 0 else { return nil }
+            guard m.m13 == 0, m.m23 == 0, m.m33 > 0 else { return false }
             product = product.map { $0.concatenating(h) } ?? h
+            return true
         }
+        if let first, !include(first) { return nil }
+        for h in levels where !include(h) { return nil }
         guard let m = product?.matrix, m.m33 > 0, m.m33.isFinite else { return nil }
         let k = m.m33
         return Matrix3(m11: m.m11 / k, m12: m.m12 / k, m13: 0, m21: m.m21 / k, m22: m.m22 / k, m23: 0,
@@ -78,7 +82,16 @@ struct PlaneChain: Sendable {
     /// The ring mapped into device space and clipped to the viewport; empty when nothing of it is in front of
     /// the eye within the viewport.
     /// A ring with a coordinate that is not finite, or that overflows on the way, draws nothing.
-    func map(_ ring: Ring) -> Ring {
+    func map(_ ring: Ring) -> Ring { map(ring, first: nil, affine: affine) }
+
+    /// `prepending(h).map(ring)` (the same arithmetic, the same ring) without making the prepended chain: a face's
+    /// outline, mapped once per paint.
+    func map(_ ring: Ring, after h: Homography) -> Ring {
+        map(ring, first: h, affine: Self.affineProduct(first: h, levels))
+    }
+
+    /// The ring through `first` (when given), then `levels`; `affine` is the product of those levels when affine.
+    private func map(_ ring: Ring, first: Homography?, affine: Matrix3?) -> Ring {
         if let m = affine {
             var out: Ring = []
             out.reserveCapacity(ring.count)
@@ -96,9 +109,9 @@ struct PlaneChain: Sendable {
                 return out.count >= 3 ? out : []
             }
         }
-        if let mapped = mapWithoutClipping(ring) { return mapped }
+        if let mapped = mapWithoutClipping(ring, first: first) { return mapped }
         var r = ring.map { HomogeneousPoint(x: $0.x, y: $0.y, w: 1) }
-        for h in levels {
+        for h in (first.map { [$0] } ?? []) + levels {
             r = Self.map(r, through: h)
             guard r.count >= 3, r.allSatisfy(\.isFinite) else { return [] }
         }
@@ -110,14 +123,15 @@ struct PlaneChain: Sendable {
     /// Each clip would then hand its ring back unchanged, so this does the same arithmetic (the same products,
     /// `normalized`, the same side tests, division and clamp) on one scratch buffer instead of an array per step;
     /// `nil` when some clip would cut (the caller then takes the general path from the start).
-    private func mapWithoutClipping(_ ring: Ring) -> Ring? {
+    private func mapWithoutClipping(_ ring: Ring, first: Homography?) -> Ring? {
         let n = ring.count
         guard n >= 3, n <= 64 else { return nil }
         // The side `clipped(a:b:c:)` tests.
         func side(_ p: HomogeneousPoint, _ a: Double, _ b: Double, _ c: Double) -> Double { a * p.x + b * p.y + c * p.w }
         return withUnsafeTemporaryAllocation(of: HomogeneousPoint.self, capacity: n) { r -> Ring? in
             for (i, p) in ring.enumerated() { r[i] = HomogeneousPoint(x: p.x, y: p.y, w: 1) }
-            for h in levels {
+            // One level: false when some point would be cut.
+            func apply(_ h: Homography) -> Bool {
                 let m = h.matrix
                 for i in 0..<n {
                     let p = r[i]
@@ -125,10 +139,13 @@ struct PlaneChain: Sendable {
                                              y: p.x * m.m12 + p.y * m.m22 + p.w * m.m32,
                                              w: p.x * m.m13 + p.y * m.m23 + p.w * m.m33).normalized
                     // `inFrontOfEye`'s side (0·x + 0·y + 1·w) and the finiteness the general path asks for.
-                    guard side(q, 0, 0, 1) >= 0, q.isFinite else { return nil }
+                    guard side(q, 0, 0, 1) >= 0, q.isFinite else { return false }
                     r[i] = q
                 }
+                return true
             }
+            if let first, !apply(first) { return nil }
+            for h in levels where !apply(h) { return nil }
             let v = viewport
             for i in 0..<n {
                 let p = r[i]

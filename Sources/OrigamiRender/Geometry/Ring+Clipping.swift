@@ -52,9 +52,18 @@ extension Array where Element == HomogeneousPoint {
 /// of homogeneous geometry (a ring against the canvas and the eye, a scene polygon against the near plane) is
 /// this one loop.
 func clippedPolygon<P>(_ polygon: [P], side: (P) -> Double, between: (P, P, Double) -> P) -> [P] {
-    guard let last = polygon.last else { return polygon }
+    guard !polygon.isEmpty else { return polygon }
     var out: [P] = []
     out.reserveCapacity(polygon.count + 2)
+    clipPolygon(polygon, into: &out, side: side, between: between)
+    return out
+}
+
+/// `clippedPolygon` into `out` (emptied first, its storage kept): for a caller that clips again and again with two
+/// buffers instead of an array per clip.
+func clipPolygon<P>(_ polygon: [P], into out: inout [P], side: (P) -> Double, between: (P, P, Double) -> P) {
+    out.removeAll(keepingCapacity: true)
+    guard let last = polygon.last else { return }
     var p = last
     var dp = side(p)
     for q in polygon {
@@ -63,5 +72,4 @@ func clippedPolygon<P>(_ polygon: [P], side: (P) -> Double, between: (P, P, Doub
         if dq >= 0 { out.append(q) }
         p = q; dp = dq
     }
-    return out
 }

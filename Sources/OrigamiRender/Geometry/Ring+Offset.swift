@@ -71,26 +71,43 @@ extension Array where Element == PlanePoint {
         guard area != 0, area.isFinite else { return self }
         let sign: Double = area > 0 ? 1 : -1
         var out: Ring = []
-        out.reserveCapacity(count + 4 * seals.count)
+        out.reserveCapacity(count + 6 * seals.count)
         // A big solid's cap can carry thousands of seals along thousands of edges: ask a grid, not every seal.
         let index = seals.count > SealGrid.linearLimit ? SealGrid(seals, tolerance: tolerance) : nil
+        // Scratch reused by every edge and strip (a face is extended once per paint, and this is its hot part): the
+        // strip being clipped and its spare, the pieces' far corners one after another, and the pieces.
+        var strip: Ring = [], spare: Ring = [], far: Ring = []
+        var pieces: [(from: Double, to: Double, far: Range<Int>)] = []
+        // A strip clipped by a convex `under` keeps at most 4 + one point per cut: ample for a face's seals.
+        strip.reserveCapacity(16); spare.reserveCapacity(16); far.reserveCapacity(16); pieces.reserveCapacity(4)
         for i in indices {
             let p = self[i], q = self[(i + 1) % count]
             out.append(p)
-            let along = index.map { $0.seals(runningAlong: p, q, in: seals, tolerance: tolerance) }
-                ?? seals.filter { $0.segment.isRunAlong(from: p, to: q, tolerance: tolerance) }
-            guard !along.isEmpty else { continue }
-            let dx = q.x - p.x, dy = q.y - p.y, l = hypot(dx, dy)
-            guard l > 0 else { continue }
-            let ux = dx / l, uy = dy / l
-            func on(_ t: Double) -> PlanePoint { PlanePoint(p.x + ux * t, p.y + uy * t) }
+            // (Emptied only when used: `removeAll` costs a call even on an empty array, and most edges have no seal.)
+            if !pieces.isEmpty { pieces.removeAll(keepingCapacity: true); far.removeAll(keepingCapacity: true) }
             // Each later polygon's piece of the strip, from p to q: down to the edge between pieces, so a gap
             // between them stays exact.
-            let pieces = along.compactMap { Self.strip(from: p, to: q, outwardSign: sign, distance: distance, under: $0.under) }
-                .sorted { $0.from < $1.from }
+            func addPiece(under: Ring) {
+                let start = far.count
+                if let piece = Self.strip(from: p, to: q, outwardSign: sign, distance: distance, under: under,
+                                          strip: &strip, spare: &spare, far: &far) {
+                    pieces.append((piece.from, piece.to, start..<far.count))
+                }
+            }
+            if let index {
+                for seal in index.seals(runningAlong: p, q, in: seals, tolerance: tolerance) { addPiece(under: seal.under) }
+            } else {
+                for seal in seals where seal.segment.isRunAlong(from: p, to: q, tolerance: tolerance) { addPiece(under: seal.under) }
+            }
+            guard !pieces.isEmpty else { continue }
+            // (A piece means the edge has a length: `strip` asks for it.)
+            let dx = q.x - p.x, dy = q.y - p.y, l = hypot(dx, dy)
+            let ux = dx / l, uy = dy / l
+            func on(_ t: Double) -> PlanePoint { PlanePoint(p.x + ux * t, p.y + uy * t) }
+            if pieces.count > 1 { pieces.sort { $0.from < $1.from } }
             for piece in pieces {
                 out.append(on(piece.from))
-                out += piece.far
+                out.append(contentsOf: far[piece.far])
                 out.append(on(piece.to))
             }
         }
@@ -98,15 +115,19 @@ extension Array where Element == PlanePoint {
     }
 
     /// The strip `distance` wide beyond the edge p→q, clipped to the convex ring `under`: where its base runs along
-    /// the edge (`from`…`to`, distances from p) and its corners off the edge's line, in order from p to q; `nil`
-    /// when `under` holds none of it.
+    /// the edge (`from`…`to`, distances from p), its corners off the edge's line appended to `far` in order from p
+    /// to q; `nil` (and `far` as it was) when `under` holds none of it. `strip` and `spare` are scratch.
     private static func strip(from p: PlanePoint, to q: PlanePoint, outwardSign sign: Double, distance: Double,
-                              under: Ring) -> (from: Double, to: Double, far: [PlanePoint])? {
+                              under: Ring, strip: inout Ring, spare: inout Ring,
+                              far: inout Ring) -> (from: Double, to: Double)? {
         let dx = q.x - p.x, dy = q.y - p.y, l = hypot(dx, dy)
         guard l > 0, under.count >= 3 else { return nil }
         let ux = dx / l, uy = dy / l, nx = sign * uy, ny = -sign * ux
-        var strip: Ring = [p, q, PlanePoint(q.x + nx * distance, q.y + ny * distance),
-                           PlanePoint(p.x + nx * distance, p.y + ny * distance)]
+        strip.removeAll(keepingCapacity: true)
+        strip.append(p)
+        strip.append(q)
+        strip.append(PlanePoint(q.x + nx * distance, q.y + ny * distance))
+        strip.append(PlanePoint(p.x + nx * distance, p.y + ny * distance))
         var underArea = 0.0
         for i in under.indices { let a = under[i], b = under[(i + 1) % under.count]; underArea += a.x * b.y - b.x * a.y }
         guard underArea != 0, underArea.isFinite else { return nil }
@@ -121,18 +142,38 @@ extension Array where Element == PlanePoint {
             // thousands-sided `under`, and nearly all its edges are far from the strip).
             if strip.allSatisfy({ inside * (ex * ($0.y - a.y) - ey * ($0.x - a.x)) >= 0 }) { continue }
             let el = hypot(ex, ey)
-            strip = clippedPolygon(strip, side: { inside * (ex * ($0.y - a.y) - ey * ($0.x - a.x)) / el + 1e-9 }) { s, t, f in
+            clipPolygon(strip, into: &spare, side: { inside * (ex * ($0.y - a.y) - ey * ($0.x - a.x)) / el + 1e-9 }) { s, t, f in
                 PlanePoint(s.x + (t.x - s.x) * f, s.y + (t.y - s.y) * f)
             }
+            swap(&strip, &spare)
             if strip.count < 3 { return nil }
         }
         func along(_ r: PlanePoint) -> Double { (r.x - p.x) * ux + (r.y - p.y) * uy }
         func off(_ r: PlanePoint) -> Double { (r.x - p.x) * nx + (r.y - p.y) * ny }
-        // The strip is convex with its base on the edge's line, so its far side is monotone along the edge.
-        let far = strip.filter { off($0) > 1e-6 }.sorted { along($0) < along($1) }
-        let base = strip.filter { off($0) <= 1e-6 }.map(along)
-        guard !far.isEmpty, let from = base.min(), let to = base.max(), to > from else { return nil }
-        return (Swift.max(0, from), Swift.min(l, to), far)
+        // The strip is convex with its base on the edge's line, so its far side is monotone along the edge. The far
+        // corners in order along the edge: a stable insertion sort, the order `sorted` gives.
+        let start = far.count
+        var from = 0.0, to = 0.0, hasBase = false
+        for r in strip {
+            if off(r) > 1e-6 {
+                var j = far.count
+                far.append(r)
+                while j > start, along(r) < along(far[j - 1]) { far[j] = far[j - 1]; j -= 1 }
+                far[j] = r
+            } else {
+                // `min()` and `max()` of the base's distances: the first of equal ones kept.
+                let t = along(r)
+                if !hasBase { from = t; to = t; hasBase = true } else {
+                    if t < from { from = t }
+                    if t > to { to = t }
+                }
+            }
+        }
+        guard far.count > start, hasBase, to > from else {
+            if far.count > start { far.removeSubrange(start...) }
+            return nil
+        }
+        return (Swift.max(0, from), Swift.min(l, to))
     }
 }
 

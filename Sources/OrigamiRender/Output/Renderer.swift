@@ -105,10 +105,11 @@ public enum Renderer {
     }
 
     /// Paints the canvas: background, then the root's scene. `deviceScale` is device units per point, `pixel`
-    /// device units per output pixel (the supersampling factor). `collectsEveryFragment`: see `Painter` (tests only).
+    /// device units per output pixel (the supersampling factor). `collectsEveryFragment`, `drawsFacesThroughNode`:
+    /// see `Painter` (tests only).
     static func paint(_ tree: RenderTree, into cr: CairoContext, deviceScale: Double, size: CGSize,
                       options: RenderOptions, pixel: Double, clipsEveryFragment: Bool = false,
-                      collectsEveryFragment: Bool = false) throws {
+                      collectsEveryFragment: Bool = false, drawsFacesThroughNode: Bool = false) throws {
         cr.setAntialias(options.antialias)
         let visible = PlaneRect(minX: 0, minY: 0, maxX: Double(size.width) * deviceScale,
                                 maxY: Double(size.height) * deviceScale)
@@ -121,7 +122,7 @@ public enum Renderer {
                                         m31: 0, m32: 0, m33: 1))
         let painter = Painter(cr, visible: visible, pixel: pixel, sealsEdges: options.sealsEdges,
                               antialias: options.antialias, clipsEveryFragment: clipsEveryFragment,
-                              collectsEveryFragment: collectsEveryFragment)
+                              collectsEveryFragment: collectsEveryFragment, drawsFacesThroughNode: drawsFacesThroughNode)
         try painter.drawScene(tree.members, chain: PlaneChain([device], canvas: visible), filter: .identity)
         try cr.check("render")
     }

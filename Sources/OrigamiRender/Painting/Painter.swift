@@ -25,14 +25,18 @@ final class Painter {
     /// Collects every fragment in one walk, as for a scene of solids, even when only a few members may seal: the
     /// reference the two-walk path is tested against.
     let collectsEveryFragment: Bool
+    /// Draws every whole face through `drawNode`, plain ones too: the reference the plain-face fill is tested against.
+    let drawsFacesThroughNode: Bool
 
     init(_ cr: CairoContext, visible: PlaneRect, pixel: Double = 1, sealsEdges: Bool = true,
-         antialias: Antialias = .gray, clipsEveryFragment: Bool = false, collectsEveryFragment: Bool = false) {
+         antialias: Antialias = .gray, clipsEveryFragment: Bool = false, collectsEveryFragment: Bool = false,
+         drawsFacesThroughNode: Bool = false) {
         self.cr = cr; self.visible = visible; self.pixel = pixel
         self.seal = sealsEdges ? 1.5 * pixel : 0
         self.antialias = antialias
         self.clipsEveryFragment = clipsEveryFragment
         self.collectsEveryFragment = collectsEveryFragment
+        self.drawsFacesThroughNode = drawsFacesThroughNode
     }
 
     private func source(_ c: Color, _ filter: ColorFilter) {
@@ -78,13 +82,16 @@ final class Painter {
         func seals(_ k: Int) -> [EdgeSeal] {
             guard let sealing, !sealing.edges.sealed[k].isEmpty else { return [] }
             if devicePolygons.isEmpty { devicePolygons = Array(repeating: nil, count: sealing.fragments.count) }
-            var out: [EdgeSeal] = [], seen: [Int] = []
-            for e in sealing.edges.sealed[k] where !seen.contains(e.later) {
-                seen.append(e.later)
+            let edges = sealing.edges.sealed[k]
+            var out: [EdgeSeal] = []
+            out.reserveCapacity(edges.count)
+            for (i, e) in edges.enumerated() where !edges[..<i].contains(where: { $0.later == e.later }) {
                 guard let segment = chain.map(e.segment) else { continue }
                 let under: Ring?
                 if let known = devicePolygons[e.later] { under = known } else {
-                    under = chain.map([sealing.fragments[e.later].flattened]).first
+                    // (`map` gives an empty ring or one of 3 points or more.)
+                    let ring = chain.map(sealing.fragments[e.later].flattened)
+                    under = ring.isEmpty ? nil : ring
                     devicePolygons[e.later] = .some(under)
                 }
                 if let under { out.append(EdgeSeal(segment: segment, under: under)) }
@@ -95,7 +102,9 @@ final class Painter {
             var pieces = [Int](repeating: 0, count: members.count)
             for f in sealing.fragments { pieces[f.member] += 1 }
             for (k, f) in sealing.fragments.enumerated() {
-                try drawFragment(f.flattened, member: f.member, isWhole: pieces[f.member] == 1, outer: sealing.edges.outer[k],
+                // A whole face is drawn from its own outline: its fragment's ring is not made.
+                let isWhole = pieces[f.member] == 1
+                try drawFragment(isWhole ? [] : f.flattened, member: f.member, isWhole: isWhole, outer: sealing.edges.outer[k],
                                  sealed: seals(k), members: members, chain: chain, filter: filter, plain: &plain)
             }
             return
@@ -124,8 +133,8 @@ final class Painter {
         }
     }
 
-    /// Paints one BSP fragment (`flattened`: its outline on the context's plane). A whole plane is drawn as it is;
-    /// a split plane's fragments tile it along the split lines.
+    /// Paints one BSP fragment (`flattened`: its outline on the context's plane, unused for a whole plane). A whole
+    /// plane is drawn as it is; a split plane's fragments tile it along the split lines.
     /// - Parameters:
     ///   - outer: the fragment's edges that lie on its member's own polygon (`SharedEdges.outer`).
     ///   - plain: per member, decided once: whether its face is one plain fill, that fill's colour and outline.
@@ -134,6 +143,9 @@ final class Painter {
                               plain: inout [PlainFace??]) throws {
         let m = members[member]
         if isWhole {
+            // (The plain fill in a function of its own: this frame is on the stack once per level of a deep tree.)
+            if !drawsFacesThroughNode, try fillIfPlain(m, member: member, chain: chain, filter: filter, sealed: sealed,
+                                                        plain: &plain) { return }
             try drawNode(m.node, chain: chain.prepending(Homography(m.transform)),
                          inheritedOpacity: m.inheritedOpacity, shade: m.shade, filter: filter, sealed: sealed)
             return
@@ -149,11 +161,7 @@ final class Painter {
                 outer.contains { $0.isRunAlong(from: device[i], to: device[(i + 1) % device.count],
                                                tolerance: Self.deviceTolerance) } ? Self.clipMargin * pixel : 0
             })
-        if plain[member] == nil {
-            plain[member] = clipsEveryFragment ? .some(nil)
-                : .some(PlainFace(m, chain: chain.prepending(Homography(m.transform)), filter: filter))
-        }
-        if sealed.isEmpty, let face = plain[member] ?? nil {
+        if sealed.isEmpty, let face = plainFace(m, member: member, chain: chain, filter: filter, plain: &plain) {
             // What the clip and the face's fill would leave: the face's antialiased outline cut to the pixels
             // whose centres the clip holds, one fill.
             guard let ring = clip else { return }
@@ -161,7 +169,7 @@ final class Painter {
             let piece = pixels.clipped(toConvex: face.outline)
             guard piece.count >= 3 else { return }
             cr.setColor(face.color)
-            try cr.fill([piece])
+            try cr.fill(piece)
             return
         }
         try cr.withSavedState {
@@ -179,18 +187,66 @@ final class Painter {
         let color: (r: Double, g: Double, b: Double, a: Double)
         /// Device space, convex.
         let outline: Ring
+        /// Whether `drawNode` extends the fill under later faces along sealed edges (`Plan.isSealed`).
+        let extendsUnderSeals: Bool
+        /// A shaped face: `drawNode` clips what it fills to the (extended) outline.
+        let clipsToOutline: Bool
 
-        init?(_ m: RenderMember, chain: PlaneChain, filter: ColorFilter) {
+        /// `m` in the context `chain` maps to the device.
+        init?(_ m: RenderMember, in chain: PlaneChain, filter: ColorFilter) {
             let node = m.node
             guard node.contents == nil, node.textRings.isEmpty, node.members.isEmpty, !node.masksToBounds,
                   node.borderWidth <= 0 || node.borderColor.alpha <= 0 else { return nil }
-            let plan = Plan(node, inheritedOpacity: m.inheritedOpacity, shade: m.shade, filter: filter, seal: false)
+            let plan = Plan(node, inheritedOpacity: m.inheritedOpacity, shade: m.shade, filter: filter, seal: true)
             guard plan.alpha >= 1, plan.shadesGroup == nil, plan.overlay == nil,
                   case let .color(fill) = plan.background else { return nil }
-            let rings = chain.map(node.outline)
-            guard rings.count == 1, let ring = rings.first, ring.isConvex else { return nil }
+            // `drawNode`'s `chain.prepending(Homography(m.transform)).map(node.outline)` for the one ring an outline
+            // is, without the prepended chain and the two arrays.
+            let shapes = node.outline
+            guard shapes.count == 1 else { return nil }
+            let ring = chain.map(shapes[0], after: Homography(m.transform))
+            guard ring.count >= 3, ring.isConvex else { return nil }
             color = (fill.red, fill.green, fill.blue, fill.alpha)
             outline = ring
+            extendsUnderSeals = plan.isSealed
+            clipsToOutline = node.shape != nil
+        }
+    }
+
+    /// Fills a whole face the plain way when it is a `PlainFace` (decided once per member in `plain`); false when
+    /// it is not and `drawNode` must draw it.
+    private func fillIfPlain(_ m: RenderMember, member: Int, chain: PlaneChain, filter: ColorFilter, sealed: [EdgeSeal],
+                             plain: inout [PlainFace??]) throws -> Bool {
+        guard let face = plainFace(m, member: member, chain: chain, filter: filter, plain: &plain) else { return false }
+        try fill(face, sealed: sealed)
+        return true
+    }
+
+    /// Member `member`'s `PlainFace`, worked out on its first fragment and kept in `plain` (none when every fragment
+    /// takes the clip path).
+    private func plainFace(_ m: RenderMember, member: Int, chain: PlaneChain, filter: ColorFilter,
+                           plain: inout [PlainFace??]) -> PlainFace? {
+        if let known = plain[member] { return known }
+        let face = clipsEveryFragment ? nil : PlainFace(m, in: chain, filter: filter)
+        plain[member] = .some(face)
+        return face
+    }
+
+    /// A whole plain face: the Cairo calls `drawNode` makes for it (a shaped face's outline clips what it fills),
+    /// without its plan, its outline's arrays and, for an unshaped face, its saved state — the fill sets the only
+    /// state it would restore, the source, and every later fill sets its own.
+    private func fill(_ face: PlainFace, sealed: [EdgeSeal]) throws {
+        let filled = face.extendsUnderSeals && !sealed.isEmpty
+            ? face.outline.extended(along: sealed, by: seal, tolerance: Self.deviceTolerance) : face.outline
+        if face.clipsToOutline {
+            try cr.withSavedState {
+                try cr.clip([filled])
+                cr.setColor(face.color)
+                try cr.fill([filled])
+            }
+        } else {
+            cr.setColor(face.color)
+            try cr.fill(filled)
         }
     }
 

@@ -1,0 +1,87 @@
+import CCairo
+import Foundation
+import Origami
+import Testing
+import TestSupport
+@_spi(Benchmarks) @testable import OrigamiRender
+
+/// Issue 20: a whole face that is one plain fill (`Painter.PlainFace`: a solid's lit face, a coloured plane) is filled
+/// straight from its device outline, extended under its seals, without `drawNode`'s plan, arrays and saved state.
+/// It must paint exactly the bytes `drawNode` paints: the reference is forced through
+/// `Renderer.paint(drawsFacesThroughNode:)`.
+@Suite("Plain face fill")
+struct PlainFaceFillTests {
+    static let size = 400
+
+    /// `count` cubes in a lattice under the book's camera and lighting, as the "1000 lit cubes" benchmark builds them;
+    /// one cube's front face with rounded corners (an outline that is not four points).
+    static func lattice(_ count: Int, lighting: Lighting? = .book) throws -> Layer {
+        let container = BookCube.container()
+        container.lighting = lighting
+        let colors = [Color(red: 0.91, green: 0.3, blue: 0.24), Color(red: 0.18, green: 0.8, blue: 0.44),
+                      Color(red: 0.2, green: 0.6, blue: 0.86), Color(red: 0.95, green: 0.77, blue: 0.06),
+                      Color(red: 0.61, green: 0.35, blue: 0.71), Color(red: 0.9, green: 0.49, blue: 0.13)]
+        var side = 1
+        while side * side * side < count { side += 1 }
+        let spacing = 260.0 / Double(side)
+        for i in 0..<count {
+            let (ix, iy, iz) = (i % side, (i / side) % side, i / (side * side))
+            let cube = try Solid.cube(size: spacing * 0.55)
+            func place(_ k: Int) -> Double { (Double(k) - Double(side - 1) / 2) * spacing }
+            cube.position = CGPoint(x: 200 + place(ix), y: 200 + place(iy))
+            cube.zPosition = place(iz)
+            for (k, face) in cube.faces.enumerated() { face.backgroundColor = colors[(k + i) % colors.count] }
+            if i == count / 2 { cube.faces[0].cornerRadius = 8 }
+            try container.addSublayer(cube)
+        }
+        return container
+    }
+
+    /// Shaped faces (a pyramid's triangles, a prism's caps), lit, turned so several show.
+    static func shapedSolids() throws -> Layer {
+        let container = BookCube.container()
+        container.lighting = Lighting.book
+        let solids = [try Solid.pyramid(sides: 5, radius: 80, height: 120), try Solid.prism(sides: 7, radius: 70, height: 60)]
+        for (k, solid) in solids.enumerated() {
+            solid.position = CGPoint(x: 120 + 160 * Double(k), y: 200)
+            solid.transform = Transform3D(rotationAngle: 0.4 + 0.3 * Double(k), x: 1, y: 0.5, z: 0.2)
+            for (j, face) in solid.faces.enumerated() {
+                face.backgroundColor = Color(red: 0.2 + 0.1 * Double(j % 7), green: 0.8 - 0.1 * Double(j % 5), blue: 0.5)
+            }
+            try container.addSublayer(solid)
+        }
+        return container
+    }
+
+    static func pixels(_ scene: Layer, throughNode: Bool, sealsEdges: Bool = true) throws -> [UInt8] {
+        let tree = try RenderTree(root: scene)
+        let options = RenderOptions(scale: 1, background: .white, sealsEdges: sealsEdges)
+        let surface = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: size, height: size)
+        let cr = try CairoContext(surface)
+        try Renderer.paint(tree, into: cr, deviceScale: 1, size: CGSize(width: size, height: size), options: options,
+                           pixel: 1, drawsFacesThroughNode: throughNode)
+        return try surface.withPixels { data, stride in Array(UnsafeBufferPointer(start: data, count: stride * size)) }
+    }
+
+    @Test("Lit cubes, shaped solids, crossing planes and a sealed tent: drawNode's bytes, seals on and off",
+          arguments: ["lattice", "unlit lattice", "shaped", "tent"], [true, false])
+    func plainFacesPaintDrawNodesBytes(scene name: String, sealsEdges: Bool) throws {
+        let scene: Layer
+        switch name {
+        case "lattice": scene = try Self.lattice(64)
+        case "unlit lattice": scene = try Self.lattice(27, lighting: nil)
+        case "shaped": scene = try Self.shapedSolids()
+        default: scene = try TwoWalkSealTests.scene()
+        }
+        let fast = try Self.pixels(scene, throughNode: false, sealsEdges: sealsEdges)
+        let reference = try Self.pixels(scene, throughNode: true, sealsEdges: sealsEdges)
+        let differing = zip(fast, reference).filter { $0 != $1 }.count
+        #expect(differing == 0, "\(differing) bytes differ")
+    }
+
+    @Test("The lattice's seals show: the pictures with and without them differ")
+    func sealsAreExercised() throws {
+        let scene = try Self.lattice(64)
+        #expect(try Self.pixels(scene, throughNode: false) != Self.pixels(scene, throughNode: false, sealsEdges: false))
+    }
+}
