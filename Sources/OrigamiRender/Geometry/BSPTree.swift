@@ -202,8 +202,8 @@ struct BSPTree {
                 case (false, true): backs.append(p)
                 case (true, true):
                     // The corners' distances again (the same arithmetic), for the cut.
-                    distances.removeAll(keepingCapacity: true)
-                    for i in s ..< s + c { distances.append(n.dot(points[i]) - d) }
+                    if distances.count < c { distances = Array(repeating: 0, count: 2 * c) }
+                    for i in 0 ..< c { distances[i] = n.dot(points[s + i]) - d }
                     // The front piece, then the back piece, appended to `points` corner by corner.
                     for side in 0 ..< 2 {
                         let first = points.count
@@ -261,32 +261,33 @@ struct BSPTree {
     /// of those that cut the fewest others, so that a scene of separate solids is not cut up more than it must be;
     /// `nil` when none has a plane.
     private func splitter(_ range: Range<Int>) -> Int? {
-        let polys = lists[range]
-        guard polys.count > 1, polys.count <= Self.splitterSearchLimit else {
-            return polys.firstIndex { $0.normal != nil }
-        }
-        var usable = 0
-        for p in polys where p.normal != nil { usable += 1 }
-        guard usable > 1 else { return polys.firstIndex { $0.normal != nil } }
-        return points.withUnsafeBufferPointer { pts in
-            var best: (index: Int, cuts: Int)?
-            for (i, candidate) in zip(polys.indices, polys) {
-                guard let n = candidate.normal else { continue }
-                let d = candidate.offset
-                var cuts = 0
-                for (j, p) in zip(polys.indices, polys) where j != i {
-                    var isFront = false, isBack = false
-                    for v in p.start ..< p.start + p.count {
-                        let e = n.dot(pts[v]) - d
-                        if e > thickness { isFront = true } else if e < -thickness { isBack = true }
-                        if isFront && isBack { break }
+        lists.withUnsafeBufferPointer { polys in
+            let firstUsable = range.first { polys[$0].normal != nil }
+            guard range.count > 1, range.count <= Self.splitterSearchLimit else { return firstUsable }
+            var usable = 0
+            for i in range where polys[i].normal != nil { usable += 1 }
+            guard usable > 1 else { return firstUsable }
+            return points.withUnsafeBufferPointer { pts in
+                var best: (index: Int, cuts: Int)?
+                for i in range {
+                    guard let n = polys[i].normal else { continue }
+                    let d = polys[i].offset
+                    var cuts = 0
+                    for j in range where j != i {
+                        let p = polys[j]
+                        var isFront = false, isBack = false
+                        for v in p.start ..< p.start + p.count {
+                            let e = n.dot(pts[v]) - d
+                            if e > thickness { isFront = true } else if e < -thickness { isBack = true }
+                            if isFront && isBack { break }
+                        }
+                        if isFront && isBack { cuts += 1; if let b = best, cuts >= b.cuts { break } }
                     }
-                    if isFront && isBack { cuts += 1; if let b = best, cuts >= b.cuts { break } }
+                    if cuts < (best?.cuts ?? .max) { best = (i, cuts) }
+                    if cuts == 0 { break }
                 }
-                if cuts < (best?.cuts ?? .max) { best = (i, cuts) }
-                if cuts == 0 { break }
+                return best?.index
             }
-            return best?.index
         }
     }
 }
