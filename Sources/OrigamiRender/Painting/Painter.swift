@@ -335,10 +335,10 @@ final class Painter {
         // (zPosition, then later on top: Core Animation's 2D rule), through the rank. The order is a hash of each
         // polygon's centroid: as good as a random order for the tree's balance (sorting by position would make
         // every split of a lattice of solids leave all the rest on one side), and the same for the same geometry.
-        // (Sorted as (key, member, index) rows: a strict order — members are distinct — so no tie is left to the sort.)
-        var order = polygons.indices.map { (key: Painter.geometricKey(polygons[$0].centroid), member: polygons[$0].member, index: $0) }
-        order.sort { a, b in a.key != b.key ? a.key < b.key : a.member < b.member }
-        polygons = order.map { polygons[$0.index] }
+        let keys = polygons.map { Painter.geometricKey($0.centroid) }
+        polygons = polygons.indices.sorted { i, j in
+            keys[i] != keys[j] ? keys[i] < keys[j] : polygons[i].member < polygons[j].member
+        }.map { polygons[$0] }
         return (polygons, whole)
     }
 
