@@ -67,9 +67,42 @@ struct TwoWalkSealTests {
         let collected = try Self.pixels(scene, collectingEveryFragment: true)
         let same = twoWalks == collected
         #expect(same)
+        // The first walk's recording replaced the second walk here (2 368 fragments); walked twice, the same bytes.
+        let walkedTwice = try BSPTree.Recording.$limitOverride.withValue(0) {
+            try Self.pixels(scene, collectingEveryFragment: false)
+        }
+        let sameWalkedTwice = walkedTwice == twoWalks
+        #expect(sameWalkedTwice)
         // The seal shows: without it the shared edge's pixels blend with what lies behind the tent.
         let unsealed = try Self.pixels(scene, collectingEveryFragment: false, sealsEdges: false)
         let sealShows = unsealed != twoWalks
         #expect(sealShows)
+    }
+
+    /// The recording hands out the walk's fragments again, bit for bit and in order; past its limit it is dropped.
+    @Test("A recording replays the walk")
+    func recordingReplaysTheWalk() throws {
+        let tree = try RenderTree(root: try Self.scene())
+        let members = try #require(tree.members.first).node.members
+        let input = Painter.scenePolygons(members).input
+        var walked: [(member: Int, isWhole: Bool, points: [Vector3])] = []
+        var record = BSPTree.Recording(limit: .max), small = BSPTree.Recording(limit: 1_000)
+        Painter.depthOrder(input, members: members) { f in
+            walked.append((f.member, f.isWhole, Array(f.points)))
+            record.append(f)
+            small.append(f)
+        }
+        var replayed: [(member: Int, isWhole: Bool, points: [Vector3])] = []
+        record.replay { replayed.append(($0.member, $0.isWhole, Array($0.points))) }
+        try #require(walked.count > 1000)
+        #expect(record.isComplete)
+        #expect(!small.isComplete)
+        #expect(replayed.count == walked.count)
+        let differing = zip(walked, replayed).count { a, b in
+            a.member != b.member || a.isWhole != b.isWhole
+                || a.points.map { [$0.x.bitPattern, $0.y.bitPattern, $0.z.bitPattern] } != b.points.map { [$0.x.bitPattern, $0.y.bitPattern, $0.z.bitPattern] }
+        }
+        #expect(differing == 0, "fragments differ")
+        #expect(walked.contains { $0.isWhole } && walked.contains { !$0.isWhole })
     }
 }

@@ -25,6 +25,45 @@ struct BSPTree {
         let isWhole: Bool
     }
 
+    /// Fragments kept as a walk hands them out, to be handed out again in the same order without a second walk — up
+    /// to `limit` corners in all. Past it the recording is dropped (`isComplete` false) and whoever needs the
+    /// fragments again walks again: memory stays bounded however many fragments a scene makes.
+    struct Recording {
+        private var points: [Vector3] = []
+        private var fragments: [(start: Int, count: Int, member: Int, isWhole: Bool)] = []
+        private let limit: Int
+        private(set) var isComplete = true
+
+        init(limit: Int) { self.limit = limit }
+
+        /// For a walk over polygons of `corners` corners in all: room for four times as many (or 65 536), enough for a
+        /// scene of solids' fragments, a small part of what many crossing planes make (200 of them: 489 k).
+        init(inputCorners corners: Int) { self.init(limit: Self.limitOverride ?? Swift.max(1 << 16, 4 * corners)) }
+
+        /// Set by the tests (`0`: nothing is recorded) to take the second walk the recording saves.
+        @TaskLocal static var limitOverride: Int?
+
+        mutating func append(_ f: Fragment) {
+            guard isComplete else { return }
+            guard points.count + f.points.count <= limit else {
+                isComplete = false
+                points = []
+                fragments = []
+                return
+            }
+            fragments.append((points.count, f.points.count, f.member, f.isWhole))
+            points += f.points
+        }
+
+        /// Hands the recorded fragments to `body` in the order they were recorded (only when `isComplete`).
+        func replay(_ body: (Fragment) throws -> Void) rethrows {
+            precondition(isComplete, "a dropped recording cannot be replayed")
+            for f in fragments {
+                try body(Fragment(points: points[f.start ..< f.start + f.count], member: f.member, isWhole: f.isWhole))
+            }
+        }
+    }
+
     /// How much the walk kept alive at most (for the tests that show it does not hold every fragment).
     struct Statistics {
         /// Polygons (whole, or pieces of splits) pending in the work lists.
@@ -121,9 +160,10 @@ struct BSPTree {
         // has no plane) go to the first usable node as coplanar passengers.
         // A work item is the range of `lists` from `from` to the next item's start: a list to split (`emit` false) or a
         // node's coplanar polygons to hand out. A node pushes its near side, its coplanar polygons and its far side, so
-        // the far side is done first: the walk's order is the tree's back-to-front order.
+        // the far side is done first: the walk's order is the tree's back-to-front order. The top item is worked on
+        // where it lies, at the end of `lists` (its records are copied once, into the sides they go to).
         var work: [(from: Int, emit: Bool)] = [(0, false)]
-        var current: [Polygon] = [], fronts: [Polygon] = [], backs: [Polygon] = [], coplanar: [Polygon] = []
+        var fronts: [Polygon] = [], backs: [Polygon] = [], coplanar: [Polygon] = []
         var distances: [Double] = []
         var compactAt = Swift.max(2 * points.count, 1 << 15)
         while let item = work.popLast() {
@@ -133,33 +173,26 @@ struct BSPTree {
                 compactPoints()
                 compactAt = Swift.max(2 * points.count, 1 << 15)
             }
-            current.removeAll(keepingCapacity: true)
-            current += lists[item.from...]
-            lists.removeLast(lists.count - item.from)
-            if item.emit {
-                try emit(&current, body)
+            let from = item.from, end = lists.count
+            guard from < end else { continue }
+            guard !item.emit, let splitterIndex = splitter(from ..< end), let n = lists[splitterIndex].normal else {
+                try emit(from, body)
                 continue
             }
-            guard !current.isEmpty else { continue }
-            guard let splitterIndex = splitter(current), let n = current[splitterIndex].normal else {
-                try emit(&current, body)
-                continue
-            }
-            let d = current[splitterIndex].offset
+            let d = lists[splitterIndex].offset
             fronts.removeAll(keepingCapacity: true)
             backs.removeAll(keepingCapacity: true)
             coplanar.removeAll(keepingCapacity: true)
-            for (k, p) in current.enumerated() {
+            for k in from ..< end {
+                let p = lists[k]
                 if k == splitterIndex { coplanar.append(p); continue }
                 let s = p.start, c = p.count
-                distances.removeAll(keepingCapacity: true)
+                // Which sides the corners are on (a corner within `thickness` of the plane is on neither).
                 let (hasFront, hasBack) = points.withUnsafeBufferPointer { pts in
                     var hasFront = false, hasBack = false
                     for i in s ..< s + c {
                         let e = n.dot(pts[i]) - d
-                        distances.append(e)
-                        if e > thickness { hasFront = true }
-                        if e < -thickness { hasBack = true }
+                        if e > thickness { hasFront = true } else if e < -thickness { hasBack = true }
                     }
                     return (hasFront, hasBack)
                 }
@@ -168,6 +201,9 @@ struct BSPTree {
                 case (true, false): fronts.append(p)
                 case (false, true): backs.append(p)
                 case (true, true):
+                    // The corners' distances again (the same arithmetic), for the cut.
+                    if distances.count < c { distances = Array(repeating: 0, count: 2 * c) }
+                    for i in 0 ..< c { distances[i] = n.dot(points[s + i]) - d }
                     // The front piece, then the back piece, appended to `points` corner by corner.
                     for side in 0 ..< 2 {
                         let first = points.count
@@ -187,65 +223,71 @@ struct BSPTree {
                     }
                 }
             }
+            lists.removeLast(end - from)
             // The viewer is at +z: the side the normal points to is nearer when normal.z > 0.
-            let (far, near) = n.z >= 0 ? (backs, fronts) : (fronts, backs)
+            let nearIsFront = n.z >= 0
             work.append((lists.count, false))
-            lists += near
+            lists += nearIsFront ? fronts : backs
             work.append((lists.count, true))
             lists += coplanar
             work.append((lists.count, false))
-            lists += far
+            lists += nearIsFront ? backs : fronts
         }
         statistics.peakPoints = Swift.max(statistics.peakPoints, points.count)
     }
 
-    /// Hands out one node's coplanar polygons by rank (the sort the collected tree's walk did, on the same order).
-    private mutating func emit(_ polys: inout [Polygon], _ body: (Fragment) throws -> Void) rethrows {
-        if polys.count > 1 {
-            polys.sort { a, b in
+    /// Hands out the polygons `lists[from...]` (one node's coplanar polygons, or a list no polygon of which has a
+    /// plane) by rank (the sort the collected tree's walk did, on the same order), and drops them.
+    private mutating func emit(_ from: Int, _ body: (Fragment) throws -> Void) rethrows {
+        if lists.count - from > 1 {
+            let ranks = self.ranks
+            lists[from...].sort { a, b in
                 let ra = ranks[a.member], rb = ranks[b.member]
                 return ra.0 != rb.0 ? ra.0 < rb.0 : ra.1 < rb.1
             }
         }
-        statistics.fragments += polys.count
-        for p in polys {
+        statistics.fragments += lists.count - from
+        for p in lists[from...] {
             try body(Fragment(points: points[p.start ..< p.start + p.count], member: p.member, isWhole: p.isWhole))
         }
+        lists.removeLast(lists.count - from)
     }
 
     /// Up to this many polygons, each node's splitter is the one whose plane cuts the fewest others; beyond, the
     /// first usable one (the choice costs a pass over the others per candidate).
     static let splitterSearchLimit = 24
 
-    /// Which polygon's plane divides `polys` (an index into it): the first (in the order given) of those that cut
-    /// the fewest others, so that a scene of separate solids is not cut up more than it must be; `nil` when none
-    /// has a plane.
-    private func splitter(_ polys: [Polygon]) -> Int? {
-        guard polys.count > 1, polys.count <= Self.splitterSearchLimit else {
-            return polys.firstIndex { $0.normal != nil }
-        }
-        var usable = 0
-        for p in polys where p.normal != nil { usable += 1 }
-        guard usable > 1 else { return polys.firstIndex { $0.normal != nil } }
-        return points.withUnsafeBufferPointer { pts in
-            var best: (index: Int, cuts: Int)?
-            for (i, candidate) in polys.enumerated() {
-                guard let n = candidate.normal else { continue }
-                let d = candidate.offset
-                var cuts = 0
-                for (j, p) in polys.enumerated() where j != i {
-                    var isFront = false, isBack = false
-                    for v in p.start ..< p.start + p.count {
-                        let e = n.dot(pts[v]) - d
-                        if e > thickness { isFront = true } else if e < -thickness { isBack = true }
-                        if isFront && isBack { break }
+    /// Which polygon's plane divides the list `lists[range]` (an index into `lists`): the first (in the list's order)
+    /// of those that cut the fewest others, so that a scene of separate solids is not cut up more than it must be;
+    /// `nil` when none has a plane.
+    private func splitter(_ range: Range<Int>) -> Int? {
+        lists.withUnsafeBufferPointer { polys in
+            let firstUsable = range.first { polys[$0].normal != nil }
+            guard range.count > 1, range.count <= Self.splitterSearchLimit else { return firstUsable }
+            var usable = 0
+            for i in range where polys[i].normal != nil { usable += 1 }
+            guard usable > 1 else { return firstUsable }
+            return points.withUnsafeBufferPointer { pts in
+                var best: (index: Int, cuts: Int)?
+                for i in range {
+                    guard let n = polys[i].normal else { continue }
+                    let d = polys[i].offset
+                    var cuts = 0
+                    for j in range where j != i {
+                        let p = polys[j]
+                        var isFront = false, isBack = false
+                        for v in p.start ..< p.start + p.count {
+                            let e = n.dot(pts[v]) - d
+                            if e > thickness { isFront = true } else if e < -thickness { isBack = true }
+                            if isFront && isBack { break }
+                        }
+                        if isFront && isBack { cuts += 1; if let b = best, cuts >= b.cuts { break } }
                     }
-                    if isFront && isBack { cuts += 1; if let b = best, cuts >= b.cuts { break } }
+                    if cuts < (best?.cuts ?? .max) { best = (i, cuts) }
+                    if cuts == 0 { break }
                 }
-                if cuts < (best?.cuts ?? .max) { best = (i, cuts) }
-                if cuts == 0 { break }
+                return best?.index
             }
-            return best?.index
         }
     }
 }

@@ -18,32 +18,38 @@ struct ScenePolygon: Sendable {
 
     /// The same for a convex outline in the member's plane (a solid's triangular or hexagonal face).
     init?(outline: Ring, transform m: Transform3D, member: Int) {
-        let corners = outline.map { m.apply(Vector4(x: $0.x, y: $0.y, z: 0, w: 1)) }
-        // `Sequence.max()`'s rule, without the array of w's.
-        var largest = corners.first?.w ?? 0
-        for c in corners.dropFirst() where largest < c.w { largest = c.w }
-        let eps = PlaneChain.nearW * largest
-        var out: [Vector3] = []
-        out.reserveCapacity(corners.count + 2)
-        func divide(_ p: Vector4) -> Bool {
-            guard p.w > 0 else { return true }
-            let q = Vector3(p.x / p.w, p.y / p.w, p.z / p.w)
-            guard q.isFinite else { return false }
-            out.append(q)
-            return true
-        }
-        // Wholly in front (the usual case): the clip would keep every corner, in order.
-        if corners.allSatisfy({ $0.w - eps >= 0 }) {
-            for c in corners { guard divide(c) else { return nil } }
-        } else {
-            let front = clippedPolygon(corners, side: { $0.w - eps }) { a, b, t in
-                Vector4(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t, z: a.z + (b.z - a.z) * t,
-                        w: a.w + (b.w - a.w) * t)
+        // The corners in homogeneous coordinates on the stack: a scene makes one of these per member.
+        let divided: [Vector3]? = withUnsafeTemporaryAllocation(of: Vector4.self, capacity: outline.count) { corners in
+            for (i, p) in outline.enumerated() {
+                corners.initializeElement(at: i, to: m.apply(Vector4(x: p.x, y: p.y, z: 0, w: 1)))
             }
-            for c in front { guard divide(c) else { return nil } }
+            // `Sequence.max()`'s rule, without the array of w's.
+            var largest = corners.first?.w ?? 0
+            for c in corners.dropFirst() where largest < c.w { largest = c.w }
+            let eps = PlaneChain.nearW * largest
+            var out: [Vector3] = []
+            out.reserveCapacity(corners.count + 2)
+            func divide(_ p: Vector4) -> Bool {
+                guard p.w > 0 else { return true }
+                let q = Vector3(p.x / p.w, p.y / p.w, p.z / p.w)
+                guard q.isFinite else { return false }
+                out.append(q)
+                return true
+            }
+            // Wholly in front (the usual case): the clip would keep every corner, in order.
+            if corners.allSatisfy({ $0.w - eps >= 0 }) {
+                for c in corners { guard divide(c) else { return nil } }
+            } else {
+                let front = clippedPolygon(Array(corners), side: { $0.w - eps }) { a, b, t in
+                    Vector4(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t, z: a.z + (b.z - a.z) * t,
+                            w: a.w + (b.w - a.w) * t)
+                }
+                for c in front { guard divide(c) else { return nil } }
+            }
+            return out.count >= 3 ? out : nil
         }
-        guard out.count >= 3 else { return nil }
-        self.points = out
+        guard let divided else { return nil }
+        self.points = divided
         self.member = member
     }
 

@@ -60,14 +60,14 @@ struct SharedEdges {
 
     /// - Parameters:
     ///   - fragments: the BSP's fragments, back to front (the painter's order).
-    ///   - polygons: each member's whole polygon (before splitting), keyed by member.
+    ///   - polygons: each member's whole polygon (before splitting), indexed by member (`Painter.scenePolygons`).
     ///   - outline: a member's drawn outline in the context's space (after the divide), when it differs from its
     ///     polygon (a solid's face masked to a triangle or hexagon: the seams are along the outline, inside the
     ///     layer's rectangle). Each fragment of a split member seals along the part of the outline it holds.
     ///   - sealable: whether a member's face may take part in a seal (an opaque face turned toward the viewer).
     ///   - solid: members of one solid share a number ≥ 0 (any partition of the members will do; `nil`: none
     ///     known). Seals are then looked for solid by solid — the same seals in the same order as the grid finds.
-    init(fragments: [ScenePolygon], polygons: [Int: ScenePolygon], outline: (Int) -> [Vector3]?,
+    init(fragments: [ScenePolygon], polygons: [ScenePolygon?], outline: (Int) -> [Vector3]?,
          sealable: (Int) -> Bool, solid: ((Int) -> Int)? = nil) {
         sealed = Array(repeating: [], count: fragments.count)
         outer = Array(repeating: [], count: fragments.count)
@@ -79,13 +79,14 @@ struct SharedEdges {
         var centroids = fragments.map { f -> PlanePoint in let c = f.centroid; return PlanePoint(c.x, c.y) }
         edges.reserveCapacity(4 * fragments.count)
         // Each split member's boundary lines, worked out once for all its fragments.
-        var boundaries: [Int: Boundary] = [:]
+        var boundaries = [Boundary?](repeating: nil, count: polygons.count)
+        func ownPolygon(_ member: Int) -> ScenePolygon? { member < polygons.count ? polygons[member] : nil }
         for (f, fragment) in fragments.enumerated() {
             let pts = fragment.points
             let whole = pieces[fragment.member] == 1
             // Per corner of a split member's fragment: whether the edge from it lies on the polygon's boundary.
             var onBoundary: [Bool] = []
-            if !whole, let own = polygons[fragment.member] {
+            if !whole, let own = ownPolygon(fragment.member) {
                 // A fragment lies inside its convex polygon: an edge on one of the polygon's edge lines is on its
                 // boundary. (Only split members are clipped to their fragments, so only they need these.)
                 onBoundary.reserveCapacity(pts.count)
@@ -111,7 +112,7 @@ struct SharedEdges {
                 let a = ring[i], b = ring[(i + 1) % ring.count]
                 // A split member's edges along split lines are not its own: they are cut hard (see `outer`).
                 guard a != b, whole || shape != nil
-                        || (onBoundary.isEmpty ? polygons[fragment.member] == nil : onBoundary[i])
+                        || (onBoundary.isEmpty ? ownPolygon(fragment.member) == nil : onBoundary[i])
                 else { continue }
                 edges.append(Edge(fragment: f, a: a, b: b))
             }
@@ -171,9 +172,11 @@ struct SharedEdges {
            }),
            case let groups = Self.grouped(solids), groups.allSatisfy({ $0.count <= Self.largestSolidSearchedAlone }) {
             var found: [(cell: UInt64, i: Int, j: Int, under: Int, edge: SealedEdge)] = []
+            // (An edge's fragment's member, looked up once: two edges of one member never seal, a cheap test first.)
+            let edgeMembers = edges.map { fragments[$0.fragment].member }
             func consider(_ a: Int, _ b: Int) {
                 let i = Swift.min(a, b), j = Swift.max(a, b), p = boxes[i], q = boxes[j]
-                guard Self.meet(p, q), let s = seal(edges[i], edges[j]) else { return }
+                guard edgeMembers[i] != edgeMembers[j], Self.meet(p, q), let s = seal(edges[i], edges[j]) else { return }
                 let corner = Vector3(Swift.max(p.lo.x, q.lo.x), Swift.max(p.lo.y, q.lo.y), Swift.max(p.lo.z, q.lo.z))
                 guard let c = cell(corner) else { return }
                 found.append((key(c), i, j, s.under, s.edge))
@@ -377,10 +380,9 @@ struct SharedEdges {
         1e-6 * (1 + Swift.max(abs(a.x), abs(a.y), abs(a.z), abs(b.x), abs(b.y), abs(b.z)))
     }
 
-    /// The distance from `p` to the line through `a` and `b` (`a != b`).
-    private static func distance(_ p: Vector3, toLine a: Vector3, _ b: Vector3) -> (distance: Double, along: Double) {
-        let d = b - a, length = d.length
-        let u = d / length, ap = p - a, t = ap.dot(u)
+    /// The distance from `p` to the line through `a` with unit direction `u`, and how far along it `p`'s foot lies.
+    private static func distance(_ p: Vector3, toLine a: Vector3, direction u: Vector3) -> (distance: Double, along: Double) {
+        let ap = p - a, t = ap.dot(u)
         return ((ap - u * t).length, t)
     }
 
@@ -389,7 +391,8 @@ struct SharedEdges {
         let tol = Swift.max(tolerance(a, b), tolerance(c, d))
         let length = (b - a).length
         guard length > tol else { return false }
-        let (dc, tc) = distance(c, toLine: a, b), (dd, td) = distance(d, toLine: a, b)
+        let u = (b - a) / length
+        let (dc, tc) = distance(c, toLine: a, direction: u), (dd, td) = distance(d, toLine: a, direction: u)
         guard dc <= tol, dd <= tol else { return false }
         return Swift.min(length, Swift.max(tc, td)) - Swift.max(0, Swift.min(tc, td)) > tol
     }

@@ -53,28 +53,10 @@ final class Painter {
     /// none (crossing planes), and fragments stream; a few, and their fragments alone are collected by a first walk
     /// of the same tree; most (solids, a lattice of cubes), and every fragment is collected in one walk.
     func drawScene(_ members: [RenderMember], chain: PlaneChain, filter: ColorFilter) throws {
-        let (input, whole) = Painter.scenePolygons(members)
-        let outline = { Painter.shapeOutline(members[$0]) }
-        let sealable = { self.seal > 0 && Painter.isSealable(members[$0]) }
-        let candidates = SharedEdges.sealCandidates(input, outline: outline, sealable: sealable,
-                                                    solid: { members[$0].solid })
+        // (Worked out by a function of its own: its temporaries stay off this frame, which nested contexts stack.)
+        let order = Painter.sceneOrder(members, seals: seal > 0, collectsEveryFragment: collectsEveryFragment)
+        let input = order.input, whole = order.whole, candidates = order.candidates, sealing = order.sealing
         var plain: [PlainFace??] = Array(repeating: nil, count: members.count)
-        let candidateCount = candidates.reduce(0) { $0 + ($1 ? 1 : 0) }
-        let collectsAll = 2 * candidateCount > input.count || (collectsEveryFragment && candidateCount > 0)
-        // The fragments that may seal, back to front, and their seals; `nil`: none may.
-        var sealing: (fragments: [ScenePolygon], edges: SharedEdges)?
-        if collectsAll {
-            let fragments = Painter.depthOrder(input, members: members)
-            sealing = (fragments, SharedEdges(fragments: fragments, polygons: whole, outline: outline, sealable: sealable,
-                                          solid: { members[$0].solid }))
-        } else if candidateCount > 0 {
-            var fragments: [ScenePolygon] = []
-            Painter.depthOrder(input, members: members) { f in
-                if candidates[f.member] { fragments.append(ScenePolygon(points: Array(f.points), member: f.member)) }
-            }
-            sealing = (fragments, SharedEdges(fragments: fragments, polygons: whole, outline: outline, sealable: sealable,
-                                          solid: { members[$0].solid }))
-        }
         // Each later fragment's polygon on the device, mapped once: a big solid's cap is the `under` of thousands
         // of seals.
         var devicePolygons: [Ring??] = []
@@ -98,7 +80,7 @@ final class Painter {
             }
             return out
         }
-        if collectsAll, let sealing {
+        if order.collectsAll, let sealing {
             var pieces = [Int](repeating: 0, count: members.count)
             for f in sealing.fragments { pieces[f.member] += 1 }
             for (k, f) in sealing.fragments.enumerated() {
@@ -118,7 +100,7 @@ final class Painter {
         }
         // The k-th fragment of a candidate member in this walk is `sealing.fragments[k]`: the two walks are the same.
         var k = 0
-        try Painter.depthOrder(input, members: members) { f in
+        try Painter.depthOrder(input, members: members, replaying: order.recording) { f in
             let sealed: [EdgeSeal], outer: [PlaneSegment]
             if sealing != nil, candidates[f.member] {
                 sealed = seals(k)
@@ -304,6 +286,58 @@ final class Painter {
     /// through the context's), so they agree to rounding: a hundredth of a device unit is ample.
     static let deviceTolerance = 1e-2
 
+    /// What `drawScene` works out before it paints one 3D context.
+    struct SceneOrder {
+        /// `scenePolygons`' input and whole polygons.
+        let input: [ScenePolygon]
+        let whole: [ScenePolygon?]
+        /// Per member: whether it may seal (`SharedEdges.sealCandidates`).
+        let candidates: [Bool]
+        /// Every fragment was collected in one walk (`sealing.fragments` are all of them).
+        let collectsAll: Bool
+        /// The fragments that may seal, back to front, and their seals; `nil`: none may.
+        let sealing: (fragments: [ScenePolygon], edges: SharedEdges)?
+        /// Every fragment of the first walk, when there was one that did not collect all and they were all kept.
+        let recording: BSPTree.Recording?
+    }
+
+    /// The depth order's set-up for `drawScene`: the scene's polygons, which members may seal, and — when some may —
+    /// a first walk: collecting every fragment (most members may seal: solids), or only the candidates' while
+    /// recording every fragment up to `BSPTree.Recording`'s bound, so that painting need not walk again.
+    static func sceneOrder(_ members: [RenderMember], seals: Bool, collectsEveryFragment: Bool) -> SceneOrder {
+        let (input, whole) = Painter.scenePolygons(members)
+        let outline = { Painter.shapeOutline(members[$0]) }
+        // Asked per polygon and per fragment below (only of members with a polygon): decided once per member.
+        var isSealable = [Bool](repeating: false, count: members.count)
+        if seals { for p in input { isSealable[p.member] = Painter.isSealable(members[p.member]) } }
+        let sealable: (Int) -> Bool = { [isSealable] in isSealable[$0] }
+        let candidates = SharedEdges.sealCandidates(input, outline: outline, sealable: sealable,
+                                                    solid: { members[$0].solid })
+        let candidateCount = candidates.reduce(0) { $0 + ($1 ? 1 : 0) }
+        let collectsAll = 2 * candidateCount > input.count || (collectsEveryFragment && candidateCount > 0)
+        var sealing: (fragments: [ScenePolygon], edges: SharedEdges)?
+        var recording: BSPTree.Recording?
+        if collectsAll {
+            let fragments = Painter.depthOrder(input, members: members)
+            sealing = (fragments, SharedEdges(fragments: fragments, polygons: whole, outline: outline, sealable: sealable,
+                                              solid: { members[$0].solid }))
+        } else if candidateCount > 0 {
+            var fragments: [ScenePolygon] = []
+            // Every fragment is recorded too, up to a bound, so that painting need not walk the tree again (a lattice
+            // of cubes); a scene that makes more (crossing planes of which a few may seal) walks twice.
+            var record = BSPTree.Recording(inputCorners: input.reduce(0) { $0 + $1.points.count })
+            Painter.depthOrder(input, members: members) { f in
+                record.append(f)
+                if candidates[f.member] { fragments.append(ScenePolygon(points: Array(f.points), member: f.member)) }
+            }
+            if record.isComplete { recording = record }
+            sealing = (fragments, SharedEdges(fragments: fragments, polygons: whole, outline: outline, sealable: sealable,
+                                              solid: { members[$0].solid }))
+        }
+        return SceneOrder(input: input, whole: whole, candidates: candidates, collectsAll: collectsAll, sealing: sealing,
+                          recording: recording)
+    }
+
     /// The planes of one 3D context back to front, split where they intersect: the painter's order.
     /// Members that draw nothing (zero opacity, nothing in front of the eye, culled back faces) are left out.
     static func depthOrder(_ members: [RenderMember]) -> [ScenePolygon] {
@@ -318,10 +352,15 @@ final class Painter {
         return out
     }
 
-    /// `scenePolygons`' input through the BSP, each fragment handed to `body` as it is made, back to front.
+    /// `scenePolygons`' input through the BSP, each fragment handed to `body` as it is made, back to front — or the
+    /// same fragments from `recording`, when a first walk kept them all (`sceneOrder`).
     @discardableResult
-    static func depthOrder(_ input: [ScenePolygon], members: [RenderMember],
+    static func depthOrder(_ input: [ScenePolygon], members: [RenderMember], replaying recording: BSPTree.Recording? = nil,
                            _ body: (BSPTree.Fragment) throws -> Void) rethrows -> BSPTree.Statistics {
+        if let recording {
+            try recording.replay(body)
+            return BSPTree.Statistics()
+        }
         guard input.count > 1 else {
             for p in input { try body(BSPTree.Fragment(points: p.points[...], member: p.member, isWhole: true)) }
             return BSPTree.Statistics(fragments: input.count)
@@ -330,10 +369,11 @@ final class Painter {
     }
 
     /// The polygons the BSP sorts, in its input order, with each drawn member's whole polygon (before splitting),
-    /// keyed by member.
-    static func scenePolygons(_ members: [RenderMember]) -> (input: [ScenePolygon], whole: [Int: ScenePolygon]) {
+    /// indexed by member (`nil` for a member not drawn).
+    static func scenePolygons(_ members: [RenderMember]) -> (input: [ScenePolygon], whole: [ScenePolygon?]) {
         var polygons: [ScenePolygon] = []
         polygons.reserveCapacity(members.count)
+        var whole = [ScenePolygon?](repeating: nil, count: members.count)
         for (i, m) in members.enumerated() {
             let h = Homography(m.transform)
             // Back faces: the plane's winding in the owner's plane is reversed (det < 0).
@@ -342,8 +382,8 @@ final class Painter {
                   let p = ScenePolygon(outline: Painter.depthOutline(m.node), transform: m.transform, member: i)
             else { continue }
             polygons.append(p)
+            whole[i] = p
         }
-        let whole = Dictionary(polygons.map { ($0.member, $0) }, uniquingKeysWith: { a, _ in a })
         guard polygons.count > 1 else { return (polygons, whole) }
         // The BSP's choices (which plane splits first, hence the order of planes that do not overlap, such as a
         // solid's faces) follow the planes' geometry, not tree order: where two such faces touch, the pixels would
