@@ -54,13 +54,7 @@ struct PlainFaceFillTests {
     }
 
     static func pixels(_ scene: Layer, throughNode: Bool, sealsEdges: Bool = true) throws -> [UInt8] {
-        let tree = try RenderTree(root: scene)
-        let options = RenderOptions(scale: 1, background: .white, sealsEdges: sealsEdges)
-        let surface = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: size, height: size)
-        let cr = try CairoContext(surface)
-        try Renderer.paint(tree, into: cr, deviceScale: 1, size: CGSize(width: size, height: size), options: options,
-                           pixel: 1, drawsFacesThroughNode: throughNode)
-        return try surface.withPixels { data, stride in Array(UnsafeBufferPointer(start: data, count: stride * size)) }
+        try paintedBytes(scene, size: size, sealsEdges: sealsEdges, drawsFacesThroughNode: throughNode)
     }
 
     @Test("Lit cubes, shaped solids, crossing planes and a sealed tent: drawNode's bytes, seals on and off",

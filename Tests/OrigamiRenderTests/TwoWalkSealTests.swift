@@ -42,13 +42,7 @@ struct TwoWalkSealTests {
 
     /// The scene painted by `Renderer.paint`, as `Renderer.render` paints it, with the collected path forced or not.
     static func pixels(_ scene: Layer, collectingEveryFragment: Bool, sealsEdges: Bool = true) throws -> [UInt8] {
-        let tree = try RenderTree(root: scene)
-        let options = RenderOptions(scale: 1, background: .white, sealsEdges: sealsEdges)
-        let surface = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: size, height: size)
-        let cr = try CairoContext(surface)
-        try Renderer.paint(tree, into: cr, deviceScale: 1, size: CGSize(width: size, height: size), options: options,
-                           pixel: 1, collectsEveryFragment: collectingEveryFragment)
-        return try surface.withPixels { data, stride in Array(UnsafeBufferPointer(start: data, count: stride * size)) }
+        try paintedBytes(scene, size: size, sealsEdges: sealsEdges, collectsEveryFragment: collectingEveryFragment)
     }
 
     @Test("A few sealing members: the two walks paint what one collected walk paints")
