@@ -30,24 +30,9 @@ enum Scenes {
                t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44))
     }
 
-    /// `count` cubes in a lattice inside one container with the book's perspective and camera: every face is a
-    /// member of the container's one 3D context (each cube is a `Solid`, a transform layer).
+    /// `count` cubes in a lattice under the book's camera (`BookCube.lattice`), in the book's face colours.
     static func lattice(cubes count: Int, lighting: (any FaceShader)? = Lighting.book) throws -> Layer {
-        let container = BookCube.container()
-        container.lighting = lighting
-        var side = 1
-        while side * side * side < count { side += 1 }
-        let extent = 260.0, spacing = extent / Double(side)
-        for i in 0..<count {
-            let (ix, iy, iz) = (i % side, (i / side) % side, i / (side * side))
-            let cube = try Solid.cube(size: spacing * 0.55)
-            func place(_ k: Int) -> Double { (Double(k) - Double(side - 1) / 2) * spacing }
-            cube.position = CGPoint(x: 200 + place(ix), y: 200 + place(iy))
-            cube.zPosition = place(iz)
-            for (k, face) in cube.faces.enumerated() { face.backgroundColor = faceColors[(k + i) % faceColors.count] }
-            try container.addSublayer(cube)
-        }
-        return container
+        try BookCube.lattice(cubes: count, faceColors: faceColors, lighting: lighting)
     }
 
     /// `count` coloured 175-point squares about the centre of a 400-point container with perspective 800, each

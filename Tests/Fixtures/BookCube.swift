@@ -113,3 +113,27 @@ public struct BookCube {
     /// Face `number` (1…6), as the book numbers them.
     public func face(_ number: Int) -> Layer { faces[number - 1] }
 }
+
+extension BookCube {
+    /// `count` cubes in a lattice inside one container with the book's perspective and camera (`container()`),
+    /// 260 points across: every face is a member of the container's one 3D context (each cube is a `Solid`, a
+    /// transform layer). Cube `i`'s face `k` has `faceColors[(k + i) % faceColors.count]` as its background. The
+    /// "1000 lit cubes" benchmark's scene, and the tests' picture of it.
+    public static func lattice(cubes count: Int, faceColors: [Color], lighting: (any FaceShader)?) throws -> Layer {
+        let container = BookCube.container()
+        container.lighting = lighting
+        var side = 1
+        while side * side * side < count { side += 1 }
+        let extent = 260.0, spacing = extent / Double(side)
+        for i in 0..<count {
+            let (ix, iy, iz) = (i % side, (i / side) % side, i / (side * side))
+            let cube = try Solid.cube(size: spacing * 0.55)
+            func place(_ k: Int) -> Double { (Double(k) - Double(side - 1) / 2) * spacing }
+            cube.position = CGPoint(x: 200 + place(ix), y: 200 + place(iy))
+            cube.zPosition = place(iz)
+            for (k, face) in cube.faces.enumerated() { face.backgroundColor = faceColors[(k + i) % faceColors.count] }
+            try container.addSublayer(cube)
+        }
+        return container
+    }
+}

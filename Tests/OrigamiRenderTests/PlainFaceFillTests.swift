@@ -16,24 +16,12 @@ struct PlainFaceFillTests {
     /// `count` cubes in a lattice under the book's camera and lighting, as the "1000 lit cubes" benchmark builds them;
     /// one cube's front face with rounded corners (an outline that is not four points).
     static func lattice(_ count: Int, lighting: Lighting? = .book) throws -> Layer {
-        let container = BookCube.container()
-        container.lighting = lighting
         let colors = [Color(red: 0.91, green: 0.3, blue: 0.24), Color(red: 0.18, green: 0.8, blue: 0.44),
                       Color(red: 0.2, green: 0.6, blue: 0.86), Color(red: 0.95, green: 0.77, blue: 0.06),
                       Color(red: 0.61, green: 0.35, blue: 0.71), Color(red: 0.9, green: 0.49, blue: 0.13)]
-        var side = 1
-        while side * side * side < count { side += 1 }
-        let spacing = 260.0 / Double(side)
-        for i in 0..<count {
-            let (ix, iy, iz) = (i % side, (i / side) % side, i / (side * side))
-            let cube = try Solid.cube(size: spacing * 0.55)
-            func place(_ k: Int) -> Double { (Double(k) - Double(side - 1) / 2) * spacing }
-            cube.position = CGPoint(x: 200 + place(ix), y: 200 + place(iy))
-            cube.zPosition = place(iz)
-            for (k, face) in cube.faces.enumerated() { face.backgroundColor = colors[(k + i) % colors.count] }
-            if i == count / 2 { cube.faces[0].cornerRadius = 8 }
-            try container.addSublayer(cube)
-        }
+        let container = try BookCube.lattice(cubes: count, faceColors: colors, lighting: lighting)
+        let middle = try #require(container.sublayers[count / 2] as? Solid)
+        middle.faces[0].cornerRadius = 8
         return container
     }
 
