@@ -202,6 +202,7 @@ public struct Sweep: Sendable {
         let plan = folder.plan.digest
         let state = SweepState()
         let workers = max(1, min(jobs, variants.count))
+        let writer = SweepFileWriter(threads: workers, capacity: 2 * workers, state: state)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             do {
                 for (i, number) in variants.enumerated() where i % workers == worker {
@@ -209,21 +210,26 @@ public struct Sweep: Sendable {
                     let scene = try scene(ofVariant: number).instantiate()
                     let time = time(ofVariant: number)
                     let image = try Renderer.render(scene.root, size: scene.canvas.size, options: options, time: time)
-                    let base = frames.appendingPathComponent(frameName(number))
-                    try image.write(to: base.appendingPathExtension("png"), format: .png, protecting: protectedFiles)
+                    let png = try image.data(format: .png)
                     let record = VariantRecord(
                         variant: number, plan: plan,
                         parameters: zip(parameters, values(ofVariant: number)).map { [$0.path, $1.description] },
                         faces: try lightingRows(scene, time: time))
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                    try write(encoder.encode(record), to: base.appendingPathExtension("json"))
-                    progress(state.finishOne())
+                    let json = try encoder.encode(record)
+                    let base = frames.appendingPathComponent(frameName(number))
+                    writer.submit {
+                        try write(png, to: base.appendingPathExtension("png"))
+                        try write(json, to: base.appendingPathExtension("json"))
+                        progress(state.finishOne())
+                    }
                 }
             } catch {
                 state.fail(error)
             }
         }
+        writer.finish()
         if let error = state.error { throw error }
     }
 
@@ -385,4 +391,68 @@ private final class SweepState: @unchecked Sendable {
     var failed: Bool { lock.withLock { error != nil } }
     func finishOne() -> Int { lock.withLock { done += 1; return done } }
     func fail(_ e: Error) { lock.withLock { if error == nil { error = e } } }
+}
+
+/// Writes the rendered variants' files on threads of their own, so the renderers go on to the next variant.
+///
+/// Every file is synced before it is renamed into place (`WritableDestination`), and a sync waits for the disk
+/// without using a core: on the rendering threads those waits left the cores idle (200 variants of 300² frames
+/// spent 0.16 s of a 0.43 s `--jobs 1` run in 401 `fsync`s, and `--jobs 2` kept 1.15–1.3 cores busy). Writers
+/// sync side by side, so the file system can commit their syncs together. At most `capacity` variants wait
+/// to be written: a slow disk holds the renderers back instead of letting encoded frames pile up in memory.
+private final class SweepFileWriter: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var pending: [@Sendable () throws -> Void] = []
+    private var closed = false
+    private let capacity: Int
+    private let state: SweepState
+    private let group = DispatchGroup()
+
+    init(threads: Int, capacity: Int, state: SweepState) {
+        self.capacity = max(1, capacity)
+        self.state = state
+        for _ in 0..<max(1, threads) {
+            group.enter()
+            Thread { [self] in
+                defer { group.leave() }
+                run()
+            }.start()
+        }
+    }
+
+    /// Queues `job` (one variant's writes), first waiting while `capacity` jobs are queued.
+    func submit(_ job: @escaping @Sendable () throws -> Void) {
+        condition.lock()
+        while pending.count >= capacity { condition.wait() }
+        pending.append(job)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Runs queued jobs until `finish` and the queue is empty. Once a job has failed the rest are dropped
+    /// (still taken off the queue, so no renderer waits for room forever).
+    private func run() {
+        while true {
+            condition.lock()
+            while pending.isEmpty && !closed { condition.wait() }
+            guard !pending.isEmpty else {
+                condition.unlock()
+                return
+            }
+            let job = pending.removeFirst()
+            condition.broadcast()
+            condition.unlock()
+            guard !state.failed else { continue }
+            do { try job() } catch { state.fail(error) }
+        }
+    }
+
+    /// Waits until every queued job has been run (or dropped after an error) and the threads have ended.
+    func finish() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+        group.wait()
+    }
 }
