@@ -44,9 +44,11 @@ final class Harness {
 
     init(plan: Plan, filter: String?) { self.plan = plan; self.filter = filter }
 
+    /// Whether `--filter` selects the row: its group and name contain the filter, or one of its `|`-separated
+    /// alternatives (so a rerun can include the rows that run before a row, to see what they leave behind).
     func wants(_ group: String, _ name: String) -> Bool {
         guard let filter else { return true }
-        return "\(group) \(name)".localizedCaseInsensitiveContains(filter)
+        return filter.split(separator: "|").contains { "\(group) \(name)".localizedCaseInsensitiveContains($0) }
     }
 
     /// How many calls of `body` fill one sample (1 for anything that takes longer than the sample target).

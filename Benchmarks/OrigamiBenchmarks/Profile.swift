@@ -63,14 +63,16 @@ enum Profile {
             let gif = FileManager.default.temporaryDirectory.appendingPathComponent("origami-profile-\(getpid()).gif")
             defer { try? FileManager.default.removeItem(at: gif) }
             for _ in 0..<max(1, iterations / 10) { try AnimateBenchmarks.encode(frames, to: gif) }
-        case "turntable", "turntable-serial":
+        case "turntable", "turntable-serial", "turntable-1024", "turntable-1024-serial":
             // `origami animate`'s rendering: the real turntable's frames through `FramePipeline` on every core, or
-            // in one loop (for `perf stat`: CPU time and instructions of the two, against their wall time).
+            // in one loop (for `perf stat`: CPU time and instructions of the two, against their wall time); the
+            // 400² row's 120 frames, or the 1024² row's 48.
             FramePipeline.keepLargeBuffersInTheHeap()
             let description = try OrigamiScene.SceneDescription.load(contentsOf: URL(fileURLWithPath: "Models/turntable.yaml"))
-            let jobs = name == "turntable" ? ProcessInfo.processInfo.activeProcessorCount : 1
+            let jobs = name.hasSuffix("-serial") ? 1 : ProcessInfo.processInfo.activeProcessorCount
+            let (scale, frames) = name.contains("1024") ? (2.56, 48) : (1.0, AnimateBenchmarks.frames)
             for _ in 0..<iterations {
-                try AnimateBenchmarks.pipeline(description, jobs: jobs, prepare: { $0 }) { _, f in blackHole(f) }
+                try AnimateBenchmarks.pipeline(description, jobs: jobs, scale: scale, frames: frames, prepare: { $0 }) { _, f in blackHole(f) }
             }
         case "hit-tree", "hit-frontmost":
             let tree = PresentationTree(try BookCube(faceColors: Scenes.faceColors).container)

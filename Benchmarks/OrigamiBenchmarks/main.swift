@@ -4,7 +4,7 @@ import Foundation
 //   .build/release/OrigamiBenchmarks [--quick] [--filter TEXT] [--origami PATH] [--models DIR]
 //   [--readme Benchmarks/README.md]
 // Prints one Markdown table: every row is a median with its baseline measured in the same run beside it. With
-// --readme (a whole run only: no --filter, no --quick) the table and its summary replace the README's results.
+// --filter 'A|B' runs the rows matching either. --readme (a whole run only: no --filter, no --quick) the table and its summary replace the README's results.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 func option(_ name: String, in arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> String? {
