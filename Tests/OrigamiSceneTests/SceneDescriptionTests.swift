@@ -71,6 +71,33 @@ struct SceneDescriptionTests {
         }
     }
 
+    /// The frames are written on the sweep's writer threads: a write that fails (variant 40's frame is a FIFO,
+    /// which an output never opens) stops the sweep with that error, rethrown by `render` once every thread has
+    /// ended, and leaves no temporary file behind.
+    @Test func aFrameThatCannotBeWrittenStopsTheSweepWithItsError() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("cube.yaml")
+        try Self.litCube.write(to: url, atomically: true, encoding: .utf8)
+        let parameter = try SweepParameter(argument: "ambient=" + (0..<100).map { String(Double($0) / 100) }.joined(separator: ","))
+        let sweep = try Sweep(scene: url, parameters: [parameter])
+        let options = RenderOptions(scale: 0.25)
+        let folder = try SweepFolder.claim(dir.appendingPathComponent("out"), for: SweepPlan(sweep: sweep, options: options),
+                                           force: false)
+        let fifo = folder.frames.appendingPathComponent(sweep.frameName(40) + ".png")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        for jobs in [1, 2] {
+            #expect {
+                try sweep.render(variants: Array(1...100), into: folder, options: options, jobs: jobs)
+            } throws: { error in
+                guard case RenderError.writeFailed(let path, _) = error else { return false }
+                return path == fifo.path
+            }
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.frames.path)
+            #expect(!names.contains { $0.contains(WritableDestination.temporaryMarker) }, "jobs \(jobs)")
+        }
+    }
+
     @Test func instancesAreIndependentOfEachOtherAndOfTheDescription() throws {
         let description = try SceneDescription.decode(Self.litCube, file: "cube.yaml")
         let a = try description.instantiate(), b = try description.instantiate()
