@@ -147,8 +147,8 @@ enum Profile {
             throw BenchError("unknown profile \(name): flat, image, lattice[-raw], polyhedron[-raw], planes50/200/500[-clip], planes-count, planes-walk, "
                              + "png-flat, png-image, hit-tree, hit-frontmost, hit-rows-{tree,ca,frontmost}, "
                              + "hand-rows-{tree,frontmost}, hit-grid-{tree,frontmost}, hand-grid-{tree,frontmost}, hitmap, frame, "
-                             + "convert, freeze, freeze-animated, turntable, "
-                             + "turntable-serial")
+                             + "convert, freeze, freeze-animated, gif, turntable, "
+                             + "turntable-serial, turntable-1024, turntable-1024-serial")
         }
     }
 }
