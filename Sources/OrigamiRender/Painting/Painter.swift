@@ -80,6 +80,11 @@ final class Painter {
             }
             return out
         }
+        // The painter's side of the fills first — each drawn member's plain face, each sealing fragment's seals —
+        // then the fills: interleaved face by face, the painter's code and Cairo's did not fit the instruction cache
+        // together (each of thousands of faces fetched both again).
+        preparePlainFaces(members, drawn: whole, chain: chain, filter: filter, plain: &plain)
+        let sealedByFragment = sealing.map { $0.fragments.indices.map { seals($0) } } ?? []
         if order.collectsAll, let sealing {
             var pieces = [Int](repeating: 0, count: members.count)
             for f in sealing.fragments { pieces[f.member] += 1 }
@@ -87,7 +92,7 @@ final class Painter {
                 // A whole face is drawn from its own outline: its fragment's ring is not made.
                 let isWhole = pieces[f.member] == 1
                 try drawFragment(isWhole ? [] : f.flattened, member: f.member, isWhole: isWhole, outer: sealing.edges.outer[k],
-                                 sealed: seals(k), members: members, chain: chain, filter: filter, plain: &plain)
+                                 sealed: sealedByFragment[k], members: members, chain: chain, filter: filter, plain: &plain)
             }
             return
         }
@@ -103,7 +108,7 @@ final class Painter {
         try Painter.depthOrder(input, members: members, replaying: order.recording) { f in
             let sealed: [EdgeSeal], outer: [PlaneSegment]
             if sealing != nil, candidates[f.member] {
-                sealed = seals(k)
+                sealed = sealedByFragment[k]
                 outer = sealing?.edges.outer[k] ?? []
                 k += 1
             } else {
@@ -181,15 +186,24 @@ final class Painter {
             guard plan.alpha >= 1, plan.shadesGroup == nil, plan.overlay == nil,
                   case let .color(fill) = plan.background else { return nil }
             // `drawNode`'s `chain.prepending(Homography(node.transform)).map(node.outline)` for the one ring an outline
-            // is, without the prepended chain and the two arrays.
-            let shapes = node.outline
-            guard shapes.count == 1 else { return nil }
-            let ring = chain.map(shapes[0], after: Homography(node.transform))
+            // is (`outlineRing`), without the prepended chain and the arrays around the ring.
+            let ring = chain.map(node.outlineRing, after: Homography(node.transform))
             guard ring.count >= 3, ring.isConvex else { return nil }
             color = (fill.red, fill.green, fill.blue, fill.alpha)
             outline = ring
             extendsUnderSeals = plan.isSealed
             clipsToOutline = node.shape != nil
+        }
+    }
+
+    /// Works out the `PlainFace` of every member with a polygon in the depth order (`drawn`: `SceneOrder.whole`)
+    /// into `plain`, ahead of the fills (`plainFace` keeps it): the faces `drawFragment` would otherwise work out on
+    /// each member's first fragment, the same values.
+    private func preparePlainFaces(_ members: [RenderMember], drawn: [ScenePolygon?], chain: PlaneChain,
+                                   filter: ColorFilter, plain: inout [PlainFace??]) {
+        guard !clipsEveryFragment else { return }
+        for (i, m) in members.enumerated() where drawn[i] != nil {
+            _ = plainFace(m, member: i, chain: chain, filter: filter, plain: &plain)
         }
     }
 
@@ -428,7 +442,7 @@ final class Painter {
             let vertexShade = node.shade?.vertexMultiply?.count == 4 || node.shade?.vertexAdd?.count == 4
             isSealed = seal && opaque
             var overlay = node.shade?.overlay.flatMap { $0.alpha > 0 ? $0.clamped : nil }
-            let inner = filter.inner(node.shade)
+            let inner = filter.inner(multiply: node.shade?.multiply, add: node.shade?.add)
             if vertexShade, opaque, bare, let bg = node.backgroundColor, let shade = node.shade {
                 background = .shadedColor(inner.apply(bg.clamped), shade)
                 shadesGroup = nil
@@ -457,7 +471,7 @@ final class Painter {
         let plan = Plan(node, filter: filter, seal: !sealed.isEmpty)
         guard plan.alpha > 0 else { return }
         let bounds = node.planeBounds
-        let inner = filter.inner(node.shade)
+        let inner = filter.inner(multiply: node.shade?.multiply, add: node.shade?.add)
         let outline = chain.map(node.outline)
         // A sealed face is filled further along its sealed edges only (under the later face), so shared edges show
         // no background; its outline mask, Gouraud shading and overlay cover that same outline, so no unshaded

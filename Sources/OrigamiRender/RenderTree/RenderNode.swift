@@ -140,9 +140,12 @@ public final class RenderNode: Sendable {
     static func usable(contentsScale s: Double) -> Double { s.isFinite && s > 0 ? s : 1 }
 
     /// The outline background, overlay and clip follow: the face's polygon, else the rounded bounds.
-    var outline: [Ring] {
-        if let shape { return [shape.map { PlanePoint(Double($0.x), Double($0.y)) }] }
-        return [Outlines.roundedRect(planeBounds, radius: cornerRadius)]
+    var outline: [Ring] { [outlineRing] }
+
+    /// `outline`'s one ring, without the array around it (a plain face's fill maps it alone).
+    var outlineRing: Ring {
+        if let shape { return shape.map { PlanePoint(Double($0.x), Double($0.y)) } }
+        return Outlines.roundedRect(planeBounds, radius: cornerRadius)
     }
 
     var planeBounds: PlaneRect {

@@ -82,7 +82,8 @@ public struct RenderTree: Sendable {
             }
             for i in stride(from: tree.count - 1, through: 0, by: -1) where rendered[i] {
                 guard nodes[i].kind != .transformLayer else { continue }
-                if let lighting = nodes[i].lighting as? Lighting {
+                // (The nil test reads the field in place; the cast copies the existential, so only a lit node pays it.)
+                if nodes[i].lighting != nil, let lighting = nodes[i].lighting as? Lighting {
                     do throws(LightingError) { try lighting.validate() } catch {
                         throw RenderError.invalidLighting(layer: nodes[i].name.map { "layer \"\($0)\"" } ?? "layer \(i)",
                                                           reason: error)
