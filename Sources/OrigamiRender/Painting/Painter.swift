@@ -115,8 +115,9 @@ final class Painter {
                 sealed = []
                 outer = f.isWhole ? [] : boundary(f.member)?.outerEdges(of: f.points) ?? []
             }
-            try drawFragment(f.points.map { PlanePoint($0.x, $0.y) }, member: f.member, isWhole: f.isWhole, outer: outer,
-                             sealed: sealed, members: members, chain: chain, filter: filter, plain: &plain)
+            // (A whole face is drawn from its own outline: its fragment's ring is not made.)
+            try drawFragment(f.isWhole ? [] : f.points.map { PlanePoint($0.x, $0.y) }, member: f.member, isWhole: f.isWhole,
+                             outer: outer, sealed: sealed, members: members, chain: chain, filter: filter, plain: &plain)
         }
     }
 
