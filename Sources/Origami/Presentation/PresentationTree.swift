@@ -421,6 +421,12 @@ extension PresentationTree {
     /// `self[i].kind`, read in place: a walk over every node that asks one field copies no node.
     public func kind(of i: Int) -> Kind { storage.nodes[i].kind }
 
+    /// Hands `body` the nodes in place, indexed as `self[i]`: a walk that reads several fields of many nodes copies
+    /// none of them (`self[i]` copies a whole node). The buffer is only valid during `body`.
+    public func withNodes(_ body: (UnsafeBufferPointer<Node>) throws -> Void) rethrows {
+        try storage.nodes.withUnsafeBufferPointer(body)
+    }
+
     /// `self[i].lighting`, read in place.
     public func lighting(of i: Int) -> (any FaceShader)? { storage.nodes[i].lighting }
 

@@ -12,9 +12,13 @@ struct ColorFilter: Sendable {
     static let identity = ColorFilter(stages: [])
 
     /// The shade applied first, then this (outer) filter.
-    func inner(_ shade: FaceShade?) -> ColorFilter {
-        guard let shade, shade.multiply != nil || shade.add != nil else { return self }
-        let stage = Stage(multiply: (shade.multiply ?? .white).clamped, add: (shade.add ?? .black).clamped)
+    func inner(_ shade: FaceShade?) -> ColorFilter { inner(multiply: shade?.multiply, add: shade?.add) }
+
+    /// A shade's uniform part (`FaceShade.multiply`, `.add`) applied first, then this (outer) filter: for a caller
+    /// that reads the two colours where the shade is kept, without copying the whole shade.
+    func inner(multiply: Color?, add: Color?) -> ColorFilter {
+        guard multiply != nil || add != nil else { return self }
+        let stage = Stage(multiply: (multiply ?? .white).clamped, add: (add ?? .black).clamped)
         return ColorFilter(stages: [stage] + stages)
     }
 

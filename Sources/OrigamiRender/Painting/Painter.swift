@@ -80,6 +80,11 @@ final class Painter {
             }
             return out
         }
+        // The painter's side of the fills first — each drawn member's plain face, each sealing fragment's seals —
+        // then the fills: interleaved face by face, the painter's code and Cairo's did not fit the instruction cache
+        // together (each of thousands of faces fetched both again).
+        preparePlainFaces(members, drawn: whole, chain: chain, filter: filter, plain: &plain)
+        let sealedByFragment = sealing.map { $0.fragments.indices.map { seals($0) } } ?? []
         if order.collectsAll, let sealing {
             var pieces = [Int](repeating: 0, count: members.count)
             for f in sealing.fragments { pieces[f.member] += 1 }
@@ -87,7 +92,7 @@ final class Painter {
                 // A whole face is drawn from its own outline: its fragment's ring is not made.
                 let isWhole = pieces[f.member] == 1
                 try drawFragment(isWhole ? [] : f.flattened, member: f.member, isWhole: isWhole, outer: sealing.edges.outer[k],
-                                 sealed: seals(k), members: members, chain: chain, filter: filter, plain: &plain)
+                                 sealed: sealedByFragment[k], members: members, chain: chain, filter: filter, plain: &plain)
             }
             return
         }
@@ -103,15 +108,16 @@ final class Painter {
         try Painter.depthOrder(input, members: members, replaying: order.recording) { f in
             let sealed: [EdgeSeal], outer: [PlaneSegment]
             if sealing != nil, candidates[f.member] {
-                sealed = seals(k)
+                sealed = sealedByFragment[k]
                 outer = sealing?.edges.outer[k] ?? []
                 k += 1
             } else {
                 sealed = []
                 outer = f.isWhole ? [] : boundary(f.member)?.outerEdges(of: f.points) ?? []
             }
-            try drawFragment(f.points.map { PlanePoint($0.x, $0.y) }, member: f.member, isWhole: f.isWhole, outer: outer,
-                             sealed: sealed, members: members, chain: chain, filter: filter, plain: &plain)
+            // (A whole face is drawn from its own outline: its fragment's ring is not made.)
+            try drawFragment(f.isWhole ? [] : f.points.map { PlanePoint($0.x, $0.y) }, member: f.member, isWhole: f.isWhole,
+                             outer: outer, sealed: sealed, members: members, chain: chain, filter: filter, plain: &plain)
         }
     }
 
@@ -128,8 +134,7 @@ final class Painter {
             // (The plain fill in a function of its own: this frame is on the stack once per level of a deep tree.)
             if !drawsFacesThroughNode, try fillIfPlain(m, member: member, chain: chain, filter: filter, sealed: sealed,
                                                         plain: &plain) { return }
-            try drawNode(m.node, chain: chain.prepending(Homography(m.transform)),
-                         inheritedOpacity: m.inheritedOpacity, shade: m.shade, filter: filter, sealed: sealed)
+            try drawNode(m.node, chain: chain.prepending(Homography(m.node.transform)), filter: filter, sealed: sealed)
             return
         }
         // The fragments of one plane tile it along the split lines through a hard-edged cut (a pixel
@@ -156,8 +161,7 @@ final class Painter {
         }
         try cr.withSavedState {
             try cr.clip(clip.map { [$0] } ?? [], antialias: false)
-            try drawNode(m.node, chain: chain.prepending(Homography(m.transform)),
-                         inheritedOpacity: m.inheritedOpacity, shade: m.shade, filter: filter, sealed: sealed)
+            try drawNode(m.node, chain: chain.prepending(Homography(m.node.transform)), filter: filter, sealed: sealed)
         }
     }
 
@@ -179,19 +183,28 @@ final class Painter {
             let node = m.node
             guard node.contents == nil, node.textRings.isEmpty, node.members.isEmpty, !node.masksToBounds,
                   node.borderWidth <= 0 || node.borderColor.alpha <= 0 else { return nil }
-            let plan = Plan(node, inheritedOpacity: m.inheritedOpacity, shade: m.shade, filter: filter, seal: true)
+            let plan = Plan(node, filter: filter, seal: true)
             guard plan.alpha >= 1, plan.shadesGroup == nil, plan.overlay == nil,
                   case let .color(fill) = plan.background else { return nil }
-            // `drawNode`'s `chain.prepending(Homography(m.transform)).map(node.outline)` for the one ring an outline
-            // is, without the prepended chain and the two arrays.
-            let shapes = node.outline
-            guard shapes.count == 1 else { return nil }
-            let ring = chain.map(shapes[0], after: Homography(m.transform))
+            // `drawNode`'s `chain.prepending(Homography(node.transform)).map(node.outline)` for the one ring an outline
+            // is (`outlineRing`), without the prepended chain and the arrays around the ring.
+            let ring = chain.map(node.outlineRing, after: Homography(node.transform))
             guard ring.count >= 3, ring.isConvex else { return nil }
             color = (fill.red, fill.green, fill.blue, fill.alpha)
             outline = ring
             extendsUnderSeals = plan.isSealed
             clipsToOutline = node.shape != nil
+        }
+    }
+
+    /// Works out the `PlainFace` of every member with a polygon in the depth order (`drawn`: `SceneOrder.whole`)
+    /// into `plain`, ahead of the fills (`plainFace` keeps it): the faces `drawFragment` would otherwise work out on
+    /// each member's first fragment, the same values.
+    private func preparePlainFaces(_ members: [RenderMember], drawn: [ScenePolygon?], chain: PlaneChain,
+                                   filter: ColorFilter, plain: inout [PlainFace??]) {
+        guard !clipsEveryFragment else { return }
+        for (i, m) in members.enumerated() where drawn[i] != nil {
+            _ = plainFace(m, member: i, chain: chain, filter: filter, plain: &plain)
         }
     }
 
@@ -420,15 +433,18 @@ final class Painter {
         /// The background, mesh and overlay cover the outline extended along its sealed edges.
         let isSealed: Bool
 
-        init(_ node: RenderNode, inheritedOpacity: Double, shade: FaceShade?, filter: ColorFilter, seal: Bool) {
-            alpha = node.opacity * inheritedOpacity
+        /// `node` drawn as its context's member (its inherited opacity and shade).
+        init(_ node: RenderNode, filter: ColorFilter, seal: Bool) {
+            // The shade is read field by field where the node keeps it; it is copied only into the two cases that
+            // keep it (a whole `FaceShade?` copy per face was a third of the plan's cost).
+            alpha = node.opacity * node.inheritedOpacity
             let opaque = (node.backgroundColor?.alpha ?? 0) >= 1
             let bare = node.contents == nil && node.textRings.isEmpty && node.members.isEmpty
-            let vertexShade = shade.map { $0.vertexMultiply?.count == 4 || $0.vertexAdd?.count == 4 } ?? false
+            let vertexShade = node.shade?.vertexMultiply?.count == 4 || node.shade?.vertexAdd?.count == 4
             isSealed = seal && opaque
-            var overlay = shade?.overlay.flatMap { $0.alpha > 0 ? $0.clamped : nil }
-            let inner = filter.inner(shade)
-            if vertexShade, opaque, bare, let bg = node.backgroundColor, let shade {
+            var overlay = node.shade?.overlay.flatMap { $0.alpha > 0 ? $0.clamped : nil }
+            let inner = filter.inner(multiply: node.shade?.multiply, add: node.shade?.add)
+            if vertexShade, opaque, bare, let bg = node.backgroundColor, let shade = node.shade {
                 background = .shadedColor(inner.apply(bg.clamped), shade)
                 shadesGroup = nil
             } else if let bg = node.backgroundColor, bg.alpha > 0, !node.planeBounds.isEmpty {
@@ -440,23 +456,23 @@ final class Painter {
                     overlay = nil
                 }
                 background = .color(fill)
-                shadesGroup = vertexShade ? shade : nil
+                shadesGroup = vertexShade ? node.shade : nil
             } else {
                 background = .none
-                shadesGroup = vertexShade ? shade : nil
+                shadesGroup = vertexShade ? node.shade : nil
             }
             self.overlay = overlay
         }
     }
 
-    /// Draws one ordinary layer whose bounds space `chain` maps to the device.
-    /// `sealed` (device space) are the edges along which it goes under a face painted later (`SharedEdges`).
-    func drawNode(_ node: RenderNode, chain: PlaneChain, inheritedOpacity: Double, shade: FaceShade?,
-                  filter: ColorFilter, sealed: [EdgeSeal] = []) throws {
-        let plan = Plan(node, inheritedOpacity: inheritedOpacity, shade: shade, filter: filter, seal: !sealed.isEmpty)
+    /// Draws one ordinary layer, as its context's member (its inherited opacity and shade), whose bounds space
+    /// `chain` maps to the device. `sealed` (device space) are the edges along which it goes under a face painted
+    /// later (`SharedEdges`).
+    func drawNode(_ node: RenderNode, chain: PlaneChain, filter: ColorFilter, sealed: [EdgeSeal] = []) throws {
+        let plan = Plan(node, filter: filter, seal: !sealed.isEmpty)
         guard plan.alpha > 0 else { return }
         let bounds = node.planeBounds
-        let inner = filter.inner(shade)
+        let inner = filter.inner(multiply: node.shade?.multiply, add: node.shade?.add)
         let outline = chain.map(node.outline)
         // A sealed face is filled further along its sealed edges only (under the later face), so shared edges show
         // no background; its outline mask, Gouraud shading and overlay cover that same outline, so no unshaded

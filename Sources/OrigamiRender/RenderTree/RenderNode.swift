@@ -1,59 +1,91 @@
 import Foundation
 import Origami
 
-/// One ordinary (flattening) layer of a presentation tree with what painting it needs: its sublayer scene as
-/// render members, its glyph outlines and its extent. Immutable and `Sendable`, so any number of renders may read
-/// it on any threads while the model layers keep changing. The drawing properties are the presentation node's,
-/// read as painting uses them (colours clamped, sizes at least 0, opacity in 0…1).
+/// One ordinary (flattening) layer of a presentation tree with what painting it needs: its drawing properties, its
+/// sublayer scene as render members, its glyph outlines and its extent — and, as the member of its context's scene
+/// it is (every drawn layer is the member of exactly one scene), its transform into that context, inherited opacity
+/// and shade. Immutable and `Sendable`, so any number of renders may read it on any threads while the model layers
+/// keep changing. The drawing properties are the presentation node's, read as painting uses them (colours
+/// clamped, sizes at least 0, opacity in 0…1) and stored as such: a node keeps only what painting reads, not a
+/// copy of the presentation node (most of a kilobyte, the hit-testing tables' fields among it).
 public final class RenderNode: Sendable {
-    /// The layer as it was frozen.
-    public let presentation: PresentationTree.Node
-    /// The sublayer scene: direct sublayers plus the expanded sublayers of transform layers, in tree order.
-    public let members: [RenderMember]
-
-    /// The layer's name.
-    public var name: String? { presentation.name }
-    /// The layer's bounds, standardized (no negative width or height).
-    public var bounds: CGRect { presentation.bounds.standardized }
-    /// The background colour, each component clamped to 0…1; `nil`: none.
-    public var backgroundColor: Color? { presentation.backgroundColor.map(\.clamped) }
-    /// The image drawn in the bounds, if any.
-    public var contents: Bitmap? { presentation.contents }
-    /// How `contents` is placed in the bounds.
-    public var contentsGravity: ContentsGravity { presentation.contentsGravity }
-    /// Pixels of `contents` per point: the layer's, or 1 when that is not finite and positive.
-    public var contentsScale: Double { Self.usable(contentsScale: presentation.contentsScale) }
-    /// The border's width in points, at least 0.
-    public var borderWidth: Double { max(0, presentation.borderWidth) }
-    /// The border's colour, each component clamped to 0…1.
-    public var borderColor: Color { presentation.borderColor.clamped }
-    /// The radius the bounds' corners are rounded with, at least 0.
-    public var cornerRadius: Double { max(0, presentation.cornerRadius) }
-    /// The layer's own opacity, clamped to 0…1.
-    public var opacity: Double { min(max(presentation.opacity, 0), 1) }
-    /// Whether the sublayers are clipped to the (rounded) bounds.
-    public var masksToBounds: Bool { presentation.masksToBounds }
-    /// Whether the layer is drawn when its back faces the viewer.
-    public var isDoubleSided: Bool { presentation.isDoubleSided }
-    /// The text a text layer draws, with its style; `nil` for other layers.
-    public var text: TextStyle? { presentation.text }
-    /// A solid face's outline in its bounds (`Face.polygon`): the face is drawn clipped to it, its background
-    /// and shading fill it. `nil`: the (rounded) bounds.
-    public let shape: [CGPoint]?
-
-    /// Glyph outlines in bounds space (empty without text).
-    let textRings: [Ring]
+    // Stored in the order painting reads them (a class's fields lie in declaration order): what the depth order
+    // and a plain face's fill read first, the rarely read last.
+    /// As a member of its context's scene: from its bounds space into the context's bounds space (4×4, chained
+    /// through transform layers).
+    public let transform: Transform3D
     /// Where everything this node draws lies in its own plane: bounds, contents, text and (unless it masks to
     /// bounds) its members' projected extents. The BSP uses this quad, so a face's overhanging sublayers are
     /// depth-sorted with it.
     let extent: PlaneRect
+    /// The layer's bounds, standardized (no negative width or height).
+    public let bounds: CGRect
+    /// The layer's own opacity, clamped to 0…1.
+    public let opacity: Double
+    /// As a member: the product of the opacities of the transform layers between its context and it.
+    public let inheritedOpacity: Double
+    /// The layer's zPosition: the coplanar tie-break in its context's scene before tree order.
+    public let zPosition: Double
+    /// Whether the layer is drawn when its back faces the viewer.
+    public let isDoubleSided: Bool
+    /// Whether the sublayers are clipped to the (rounded) bounds.
+    public let masksToBounds: Bool
+    /// The background colour, each component clamped to 0…1; `nil`: none.
+    public let backgroundColor: Color?
+    /// A solid face's outline in its bounds (`Face.polygon`): the face is drawn clipped to it, its background
+    /// and shading fill it. `nil`: the (rounded) bounds.
+    public let shape: [CGPoint]?
+    /// As a member: what its context's `lighting` decided for it, computed at snapshot time.
+    public let shade: FaceShade?
+    /// The radius the bounds' corners are rounded with, at least 0.
+    public let cornerRadius: Double
+    /// The border's width in points, at least 0.
+    public let borderWidth: Double
+    /// The border's colour, each component clamped to 0…1.
+    public let borderColor: Color
+    /// The image drawn in the bounds, if any.
+    public let contents: Bitmap?
+    /// Glyph outlines in bounds space (empty without text).
+    let textRings: [Ring]
+    /// The sublayer scene: direct sublayers plus the expanded sublayers of transform layers, in tree order.
+    public let members: [RenderMember]
+    /// The layer's name.
+    public let name: String?
+    /// How `contents` is placed in the bounds.
+    public let contentsGravity: ContentsGravity
+    /// Pixels of `contents` per point: the layer's, or 1 when that is not finite and positive.
+    public let contentsScale: Double
+    /// The text a text layer draws, with its style; `nil` for other layers.
+    public let text: TextStyle?
 
-    init(_ layer: PresentationTree.Node, members: [RenderMember]) throws {
-        shape = layer.outline.flatMap { $0.count >= 3 && $0.allSatisfy { $0.x.isFinite && $0.y.isFinite } ? $0 : nil }
+    /// The painting properties of the node at `node` (read where it lies: the node is not copied), with its
+    /// sublayer scene and, as a member of its context's scene, its `transform`, `inheritedOpacity` and `shade`.
+    init(_ node: UnsafePointer<PresentationTree.Node>, members: [RenderMember], transform: Transform3D,
+         inheritedOpacity: Double, shade: FaceShade?) throws {
+        // (`pointee` is an addressor: each field below is read in place.)
+        shape = node.pointee.outline.flatMap { $0.count >= 3 && $0.allSatisfy { $0.x.isFinite && $0.y.isFinite } ? $0 : nil }
         self.members = members
-        let bounds = layer.bounds.standardized, masksToBounds = layer.masksToBounds, text = layer.text
-        let contents = layer.contents, contentsGravity = layer.contentsGravity
-        let contentsScale = Self.usable(contentsScale: layer.contentsScale)
+        let bounds = node.pointee.geometry.bounds.standardized, masksToBounds = node.pointee.masksToBounds
+        let text = node.pointee.text
+        let contents = node.pointee.contents, contentsGravity = node.pointee.contentsGravity
+        let contentsScale = Self.usable(contentsScale: node.pointee.contentsScale)
+        name = node.pointee.name
+        self.bounds = bounds
+        backgroundColor = node.pointee.backgroundColor.map(\.clamped)
+        self.contents = contents
+        self.contentsGravity = contentsGravity
+        self.contentsScale = contentsScale
+        borderWidth = max(0, node.pointee.borderWidth)
+        borderColor = node.pointee.borderColor.clamped
+        cornerRadius = max(0, node.pointee.cornerRadius)
+        opacity = min(max(node.pointee.opacity, 0), 1)
+        self.masksToBounds = masksToBounds
+        isDoubleSided = node.pointee.isDoubleSided
+        self.text = text
+        zPosition = node.pointee.geometry.zPosition
+        self.transform = transform
+        self.inheritedOpacity = inheritedOpacity
+        self.shade = shade
 
         let b = PlaneRect(minX: Double(bounds.minX), minY: Double(bounds.minY),
                           maxX: Double(bounds.maxX), maxY: Double(bounds.maxY))
@@ -65,7 +97,7 @@ public final class RenderNode: Sendable {
             }
             if let t = PlaneRect.bounding(textRings.flatMap { $0 }) { extent = extent.union(t) }
             for (i, m) in members.enumerated() {
-                guard var r = Self.flatBounds(m.node.extent, transform: m.transform, member: i) else { continue }
+                guard var r = Self.flatBounds(m.node.extent, transform: m.node.transform, member: i) else { continue }
                 let limit = 1e7
                 r = PlaneRect(minX: max(r.minX, -limit), minY: max(r.minY, -limit),
                               maxX: min(r.maxX, limit), maxY: min(r.maxY, limit))
@@ -73,8 +105,6 @@ public final class RenderNode: Sendable {
             }
         }
         self.extent = extent
-        // Stored last, so the node is moved in rather than copied while its fields are still read above.
-        presentation = layer
     }
 
     /// The bounding box of `ScenePolygon(extent:transform:member:)`'s flattened points, `nil` where it is `nil`.
@@ -110,9 +140,12 @@ public final class RenderNode: Sendable {
     static func usable(contentsScale s: Double) -> Double { s.isFinite && s > 0 ? s : 1 }
 
     /// The outline background, overlay and clip follow: the face's polygon, else the rounded bounds.
-    var outline: [Ring] {
-        if let shape { return [shape.map { PlanePoint(Double($0.x), Double($0.y)) }] }
-        return [Outlines.roundedRect(planeBounds, radius: cornerRadius)]
+    var outline: [Ring] { [outlineRing] }
+
+    /// `outline`'s one ring, without the array around it (a plain face's fill maps it alone).
+    var outlineRing: Ring {
+        if let shape { return shape.map { PlanePoint(Double($0.x), Double($0.y)) } }
+        return Outlines.roundedRect(planeBounds, radius: cornerRadius)
     }
 
     var planeBounds: PlaneRect {
@@ -142,22 +175,25 @@ public final class RenderNode: Sendable {
     }
 }
 
-/// One plane of a render node's sublayer scene: a presentation-tree member with its shade.
+/// One plane of a render node's sublayer scene: a member node with its place in the scene. What the member is
+/// drawn with — its transform, inherited opacity, zPosition and shade — lives in its node (each drawn node is the
+/// member of exactly one scene), so a member is small: copying one is a reference and two numbers.
 public struct RenderMember: Sendable {
     /// The member layer, frozen.
     public let node: RenderNode
-    /// From the member's bounds space into the owner's bounds space (4×4, chained through transform layers).
-    public let transform: Transform3D
-    /// The product of the opacities of the transform layers between owner and member.
-    public let inheritedOpacity: Double
-    /// The member layer's zPosition: the coplanar tie-break before tree order.
-    public let zPosition: Double
     /// Pre-order position in the owner's scene: later draws on top of coplanar earlier members.
     public let treeIndex: Int
-    /// What the owner's `lighting` decided for this member, computed at snapshot time.
-    public let shade: FaceShade?
     /// The members of one solid share this number: the scene index of the first of a run of members with the same
     /// transform layer as their superlayer (a member not in a transform layer: its own index). `SharedEdges` looks
     /// for seams within solids when the solids keep apart.
     let solid: Int
+
+    /// From the member's bounds space into the owner's bounds space (4×4, chained through transform layers).
+    public var transform: Transform3D { node.transform }
+    /// The product of the opacities of the transform layers between owner and member.
+    public var inheritedOpacity: Double { node.inheritedOpacity }
+    /// The member layer's zPosition: the coplanar tie-break before tree order.
+    public var zPosition: Double { node.zPosition }
+    /// What the owner's `lighting` decided for this member, computed at snapshot time.
+    public var shade: FaceShade? { node.shade }
 }

@@ -33,46 +33,70 @@ public struct RenderTree: Sendable {
         try limits?.check(tree)
         let rendered = tree.renderedNodes
         guard rendered.first == true else { members = []; return }
-        // Reverse pre-order: every node's members are built before the node itself.
-        var built = [RenderNode?](repeating: nil, count: tree.count)
-        func scene(of c: Int) -> [RenderMember] {
-            let drawable = tree.drawableMembers(of: c)
-            // Most nodes (a solid's faces) have no sublayer scene: nothing to light or to read.
-            guard !drawable.isEmpty else { return [] }
-            // The context's lighting (read in place, not from a copy of the node), and what its members' light
-            // spaces share (worked out once per context). The shader is asked through the optional, so the
-            // existential is not copied per member.
-            let shader = c >= 0 ? tree.lighting(of: c) : nil
-            let space = shader == nil ? nil : tree.faceTransformsContext(of: c)
-            var scene: [RenderMember] = []
-            scene.reserveCapacity(drawable.count)
-            // The transform layer the previous member sits in (−1: none) and its solid number.
-            var solidLayer = -1, solid = 0
-            for (order, m) in drawable.enumerated() {
-                guard let node = built[m] else { continue }
-                let shade = space.map { shader?.shade(tree.faceTransforms(of: m, in: $0), bounds: node.presentation.bounds) } ?? nil
-                // A member whose superlayer is not its context sits in a transform layer.
-                let parent = node.presentation.parent, inSolid = parent >= 0 && parent != tree.context(of: m)
-                if !inSolid || parent != solidLayer { solid = scene.count }
-                solidLayer = inSolid ? parent : -1
-                scene.append(RenderMember(node: node, transform: tree.transform(of: m),
-                                          inheritedOpacity: tree.inheritedOpacity(of: m),
-                                          zPosition: node.presentation.geometry.zPosition, treeIndex: order, shade: shade,
-                                          solid: solid))
-            }
-            return scene
-        }
-        // One copy of each node, the one `RenderNode` keeps (`tree[i]` copies the node; `kind` and `lighting` read
-        // their field in place).
-        for i in stride(from: tree.count - 1, through: 0, by: -1) where rendered[i] {
-            guard tree.kind(of: i) != .transformLayer else { continue }
-            if let lighting = tree.lighting(of: i) as? Lighting {
-                do { try lighting.validate() } catch {
-                    throw RenderError.invalidLighting(layer: tree[i].name.map { "layer \"\($0)\"" } ?? "layer \(i)", reason: error)
+        var members: [RenderMember] = []
+        // The nodes are read in place: a `RenderNode` takes the fields painting reads, not a copy of the node.
+        try tree.withNodes { buffer in
+            // Through a pointer: `pointee` is an address, so a field is read where it lies (a buffer's subscript
+            // would copy the whole node, or the lighting existential, on the way).
+            guard let nodes = buffer.baseAddress else { return }
+            // Reverse pre-order: every node's members are built before the node itself.
+            var built = [RenderNode?](repeating: nil, count: tree.count)
+            func scene(of c: Int) -> [RenderMember] {
+                let drawable = tree.drawableMembers(of: c)
+                // Most nodes (a solid's faces) have no sublayer scene.
+                guard !drawable.isEmpty else { return [] }
+                var scene: [RenderMember] = []
+                scene.reserveCapacity(drawable.count)
+                // The transform layer the previous member sits in (−1: none) and its solid number.
+                var solidLayer = -1, solid = 0
+                for (order, m) in drawable.enumerated() {
+                    guard let node = built[m] else { continue }
+                    // A member whose superlayer is not its context (`c`) sits in a transform layer.
+                    let parent = nodes[m].parent, inSolid = parent >= 0 && parent != c
+                    if !inSolid || parent != solidLayer { solid = scene.count }
+                    solidLayer = inSolid ? parent : -1
+                    scene.append(RenderMember(node: node, treeIndex: order, solid: solid))
                 }
+                return scene
             }
-            built[i] = try RenderNode(tree[i], members: scene(of: i))
+            // Per context, what its members' light spaces share (`FaceTransforms.Context`, a 4×4 inversion), worked
+            // out on its first lit member: `space[contextSlot[c]]`.
+            var contextSlot = [Int](repeating: -1, count: tree.count), space: [FaceTransforms.Context] = []
+            // The context of the last member shaded, and its shader: copied once per run of members of one context
+            // (all of a lattice's faces), not per member, and asked through the optional.
+            var shaderContext = -1, shader: (any FaceShader)?
+            // Node `i`'s shade as a member of its context's scene, with the node's bounds as frozen.
+            func shade(of i: Int) -> FaceShade? {
+                let c = tree.context(of: i)
+                guard c >= 0 else { return nil }
+                if c != shaderContext {
+                    shaderContext = c
+                    shader = nodes[c].lighting
+                }
+                guard shader != nil else { return nil }
+                if contextSlot[c] < 0 {
+                    contextSlot[c] = space.count
+                    space.append(tree.faceTransformsContext(of: c))
+                }
+                return shader?.shade(tree.faceTransforms(of: i, in: space[contextSlot[c]]), bounds: nodes[i].geometry.bounds)
+            }
+            for i in stride(from: tree.count - 1, through: 0, by: -1) where rendered[i] {
+                guard nodes[i].kind != .transformLayer else { continue }
+                // (The nil test reads the field in place; the cast copies the existential, so only a lit node pays it.)
+                if nodes[i].lighting != nil, let lighting = nodes[i].lighting as? Lighting {
+                    do throws(LightingError) { try lighting.validate() } catch {
+                        throw RenderError.invalidLighting(layer: nodes[i].name.map { "layer \"\($0)\"" } ?? "layer \(i)",
+                                                          reason: error)
+                    }
+                }
+                // The node's member data is its own: it is the member of exactly one scene, its context's. (Its
+                // context's lighting is validated on the context's turn, after this: a `Lighting` that fails
+                // `validate()` shades nothing, and the render throws then.)
+                built[i] = try RenderNode(nodes + i, members: scene(of: i), transform: tree.transform(of: i),
+                                          inheritedOpacity: tree.inheritedOpacity(of: i), shade: shade(of: i))
+            }
+            members = scene(of: -1)
         }
-        members = scene(of: -1)
+        self.members = members
     }
 }
