@@ -291,14 +291,84 @@ struct HitProgramTests {
         }
     }
 
+    /// The tree-order queries ask no finiteness of the point up front: their programs must reach nothing from it
+    /// whatever they start with — an affine, translated or perspective root, a transform layer's leaves, masks.
     @Test("non-finite points reach nothing")
     func nonFinite() throws {
-        let tree = PresentationTree(try Self.randomTree(seed: 5, count: 20))
-        for p in [CGPoint(x: Double.nan, y: 1), CGPoint(x: 1, y: Double.infinity)] {
-            for policy in [HitTestPolicy.treeOrder, .coreAnimation, .frontmost] {
-                var local = CGPoint.zero
-                #expect(tree.firstHit(p, policy: policy, local: &local) == -1)
+        let placed = try Self.randomTree(seed: 5, count: 20)
+        placed.position = CGPoint(x: 130, y: 95)   // the root's map a translation
+        let grouped = TransformLayer()             // a root whose sublayers read the query's point itself
+        grouped.frame = CGRect(x: 0, y: 0, width: 200, height: 200)
+        try grouped.addSublayer(try Self.randomTree(seed: 9, count: 20))
+        try grouped.addSublayer(Layer(name: "plain", frame: CGRect(x: 0, y: 0, width: 300, height: 300)))
+        let roots = [try Self.randomTree(seed: 5, count: 20), placed, grouped, try Self.edgeCaseTree(), try Self.affineTree()]
+        let values = [Double.nan, .infinity, -.infinity, 1, 0]
+        for root in roots {
+            for placement in [PresentationTree.RootPlacement.superlayer, .renderedInOwnSpace] {
+                let tree = PresentationTree(root, placement: placement)
+                for x in values {
+                    for y in values where !(x.isFinite && y.isFinite) {
+                        for policy in [HitTestPolicy.treeOrder, .coreAnimation, .frontmost] {
+                            var local = CGPoint.zero
+                            #expect(tree.firstHit(CGPoint(x: x, y: y), policy: policy, local: &local) == -1,
+                                    "(\(x), \(y)) \(policy) \(placement)")
+                        }
+                    }
+                }
             }
+        }
+    }
+
+    /// `applyTranslationIfImage` is `applyAffineIfImage` to the bit wherever `isTranslation` holds, zeros' signs
+    /// included (an answer's local point carries them), and `nil` where it is: translations and cross terms of
+    /// ±0, subnormal, ordinary and huge values, against points of the same and non-finite coordinates.
+    @Test("a translation step maps points exactly as the affine step does")
+    func translationBits() {
+        let values: [Double] = [0, -0.0, 5e-324, -5e-324, 1e-300, 0.5, -3.25, 100, -1e12, 1e12, 3e300, -1.7e308]
+        let coordinates = values + [.infinity, -.infinity, .nan]
+        var translations = 0, images = 0
+        for t1 in values {
+            for t2 in values {
+                for cross in [0.0, -0.0] {
+                    let map = Homography(Matrix3(m11: 1, m12: cross, m13: 0, m21: -cross, m22: 1, m23: 0,
+                                                 m31: t1, m32: t2, m33: 1))
+                    let excluded = (t1 == 0 && t1.sign == .minus) || (t2 == 0 && t2.sign == .minus)
+                    #expect(map.isTranslation == !excluded)
+                    guard map.isTranslation else { continue }
+                    translations += 1
+                    for x in coordinates {
+                        for y in coordinates {
+                            let p = CGPoint(x: x, y: y)
+                            let affine = map.applyAffineIfImage(p), fast = map.applyTranslationIfImage(p)
+                            #expect(affine?.x.bitPattern == fast?.x.bitPattern && affine?.y.bitPattern == fast?.y.bitPattern,
+                                    "t = (\(t1), \(t2)), p = (\(x), \(y)): \(String(describing: affine)) against \(String(describing: fast))")
+                            if affine != nil { images += 1 }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(translations == 2 * 11 * 11 && images > 2_000)
+        #expect(!Homography(Matrix3(m11: 1, m12: 0, m13: 0, m21: 0, m22: 2, m23: 0, m31: 1, m32: 1, m33: 1)).isTranslation)
+    }
+
+    /// Roots placed by a translation (a position, a bounds origin) start their tree-order programs with the
+    /// translation step, and answer what the visitors answer.
+    @Test("translated roots take the translation step and agree")
+    func translatedRoots() throws {
+        let offsets = [CGPoint(x: 37.25, y: -12.5), CGPoint(x: 0.1, y: 1e-9), CGPoint(x: -150, y: 3)]
+        for (k, offset) in offsets.enumerated() {
+            let root = try Self.randomTree(seed: UInt64(40 + k), count: 30)
+            root.position = CGPoint(x: root.position.x + offset.x, y: root.position.y + offset.y)
+            root.bounds.origin = CGPoint(x: offset.y, y: -offset.x)
+            let tree = PresentationTree(root)
+            #expect(tree.hitPrograms.pointee.treeOrder.first?.kind == .enterTranslation)
+            var rng = SplitMix(UInt64(k))
+            let points = (0..<600).map { _ in
+                CGPoint(x: rng.next(-200, 400), y: rng.next(-200, 400))
+            }
+            let hits = Self.compare(tree, points: points, "translated root \(k)")
+            #expect(hits > 50)
         }
     }
 }

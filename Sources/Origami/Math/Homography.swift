@@ -89,10 +89,30 @@ extension Homography {
     @inline(__always)
     static func hasAffineImage(_ q: CGPoint) -> Bool { hasImage(Vector3(Double(q.x), Double(q.y), 1)) }
 
-    /// `apply(p)` for an affine map (`isAffine`) and a finite `p`, without the division.
+    /// `apply(p)` for an affine map (`isAffine`), without the division. A `p` that is not finite has no image
+    /// either way: X and Y are then not finite (`x·m + y·m' + m''` with x or y infinite or NaN is ±∞ or NaN).
     @inline(__always)
     func applyAffineIfImage(_ p: CGPoint) -> CGPoint? {
         let q = applyAffine(p)
+        return Homography.hasAffineImage(q) ? q : nil
+    }
+
+    /// Whether `applyAffine` is a translation to the bit: the map is affine with `m11 = m22 = 1`, `m12 = m21 = 0`,
+    /// and neither translation is −0. Then `x·1 + y·m21 + m31` is `x + m31` exactly for finite x, y: `x·1` is `x`
+    /// and `y·m21` is a zero z, and `(x + z) + t` differs from `x + t` only when x is a zero, where both are t
+    /// (t ≠ 0) or +0 (t = +0) — only t = −0 could tell `(−0 + +0) + −0 = +0` from `−0 + −0 = −0`. Likewise Y.
+    var isTranslation: Bool {
+        let m = matrix
+        return isAffine && m.m11 == 1 && m.m22 == 1 && m.m12 == 0 && m.m21 == 0
+            && !(m.m31 == 0 && m.m31.sign == .minus) && !(m.m32 == 0 && m.m32.sign == .minus)
+    }
+
+    /// `applyAffineIfImage(p)` for a translation (`isTranslation`): one addition per coordinate, not a product and
+    /// two additions. A `p` that is not finite has no image either way (its non-finite coordinate stays so, or
+    /// turns NaN).
+    @inline(__always)
+    func applyTranslationIfImage(_ p: CGPoint) -> CGPoint? {
+        let q = CGPoint(x: Double(p.x) + matrix.m31, y: Double(p.y) + matrix.m32)
         return Homography.hasAffineImage(q) ? q : nil
     }
 }

@@ -22,6 +22,12 @@ struct TreeHitProgram: Sendable {
             case finish
             /// `leaf` and `enter` for an affine map (`Homography.isAffine`): the same answers without a division.
             case leafAffine, enterAffine
+            /// `enter` for a translation (`Homography.isTranslation`, as a root layer placed by its position
+            /// usually is): one addition per coordinate on the way to every later step's point.
+            case enterTranslation
+            /// After the last step: nothing was reached. Every program ends with one, so the walk needs no count
+            /// (and a run of leaves stops at it as at any step of another kind).
+            case end
         }
         var kind: Kind
         let masksToBounds: Bool
@@ -39,16 +45,26 @@ struct TreeHitProgram: Sendable {
         let hasOutline: Bool
 
         init(kind: Kind, plane: PresentationTree.Plane, node: Int, input: Int32, output: Int32, map: Homography) {
-            self.kind = !map.isAffine ? kind : kind == .leaf ? .leafAffine : kind == .enter ? .enterAffine : kind
+            self.kind = !map.isAffine ? kind : kind == .leaf ? .leafAffine
+                : kind != .enter ? kind : map.isTranslation ? .enterTranslation : .enterAffine
             masksToBounds = plane.masksToBounds
             self.node = Int32(node); self.input = input; self.output = output; next = 0; self.map = map
             bounds = plane.bounds; hasOutline = !plane.outline.isEmpty
         }
 
+        /// The `end` step.
+        private init() {
+            kind = .end; masksToBounds = false; node = -1; input = 0; output = 0; next = 0; map = .identity
+            bounds = PresentationTree.ContentBounds(minX: 0, minY: 0, maxX: 0, maxY: 0, isFlipped: false)
+            hasOutline = false
+        }
+
+        static let end = Step()
+
         /// The `leaf` an `enter` with no receiving sublayers becomes.
         var asLeaf: Step {
             var s = self
-            s.kind = kind == .enterAffine ? .leafAffine : .leaf
+            s.kind = kind == .enterAffine || kind == .enterTranslation ? .leafAffine : .leaf
             return s
         }
 
@@ -104,7 +120,7 @@ struct TreeHitProgram: Sendable {
         assert(zip(steps, steps.dropFirst()).allSatisfy { a, b in
             !(a.kind == .leaf || a.kind == .leafAffine) || !(b.kind == .leaf || b.kind == .leafAffine) || a.input == b.input
         })
-        self.steps = steps
+        self.steps = steps + [.end]
         slotCount = Int(slots)
     }
 }
@@ -183,10 +199,13 @@ struct FrontmostMember {
 /// Both tree orders' programs and the frontmost query's members, made on a tree's first first-hit query (a tree
 /// frozen only to be drawn never makes them). Plain data behind a pointer the tree's storage owns
 /// (`Storage.hitProgramsAddress`), as the tree's tables are, so a query reads them without reference counting or
-/// generic lookups.
+/// generic lookups. The tree order's steps are stored right after this header, in the same allocation
+/// (`inlineSteps`), so a query finds them at a constant offset from the published pointer.
 struct HitPrograms {
     let treeOrder: UnsafeBufferPointer<TreeHitProgram.Step>
+    /// The tree order's steps when both orders' programs are the same (no zPosition reorders siblings).
     let coreAnimation: UnsafeBufferPointer<TreeHitProgram.Step>
+    let sameOrders: Bool
     /// The frontmost query's members: context `c`'s (−1 included) at `frontmostStart[c + 1] ..< [c + 2]`.
     let frontmost: UnsafeBufferPointer<FrontmostMember>, frontmostStart: UnsafeBufferPointer<Int>
     /// Slots a tree-order query needs (either order).
@@ -194,14 +213,37 @@ struct HitPrograms {
     /// The most members any context has: the frontmost query's candidate buffer.
     let maxMembers: Int
 
+    /// Where the tree order's steps start, from the header: a constant.
+    private static var stepsOffset: Int {
+        let alignment = MemoryLayout<TreeHitProgram.Step>.alignment
+        return (MemoryLayout<HitPrograms>.stride + alignment - 1) / alignment * alignment
+    }
+
+    /// `programs.pointee.treeOrder.baseAddress`, without reading it.
+    @inline(__always)
+    static func inlineSteps(_ programs: UnsafePointer<HitPrograms>) -> UnsafePointer<TreeHitProgram.Step> {
+        (UnsafeRawPointer(programs) + stepsOffset).assumingMemoryBound(to: TreeHitProgram.Step.self)
+    }
+
     static func make(_ storage: PresentationTree.Storage) -> UnsafeMutablePointer<HitPrograms> {
         let tree = TreeHitProgram(planes: storage.planes, order: storage.childList, policy: .treeOrder)
         let ca = TreeHitProgram(planes: storage.planes, order: storage.childListByZ, policy: .coreAnimation)
         let starts = storage.hitMemberStart
         let frontmost = FrontmostMember.compile(storage)
-        let programs = UnsafeMutablePointer<HitPrograms>.allocate(capacity: 1)
+        // The steps' fields other than these follow from the node (its plane).
+        let sameOrders = tree.steps.count == ca.steps.count && zip(tree.steps, ca.steps).allSatisfy { a, b in
+            a.kind == b.kind && a.node == b.node && a.input == b.input && a.output == b.output && a.next == b.next
+        }
+        let raw = UnsafeMutableRawPointer.allocate(
+            byteCount: stepsOffset + tree.steps.count * MemoryLayout<TreeHitProgram.Step>.stride,
+            alignment: max(MemoryLayout<HitPrograms>.alignment, MemoryLayout<TreeHitProgram.Step>.alignment))
+        let steps = (raw + stepsOffset).bindMemory(to: TreeHitProgram.Step.self, capacity: tree.steps.count)
+        steps.initialize(from: tree.steps, count: tree.steps.count)
+        let treeOrder = UnsafeBufferPointer(start: steps, count: tree.steps.count)
+        let programs = raw.bindMemory(to: HitPrograms.self, capacity: 1)
         programs.initialize(to: HitPrograms(
-            treeOrder: PresentationTree.Storage.frozen(tree.steps), coreAnimation: PresentationTree.Storage.frozen(ca.steps),
+            treeOrder: treeOrder, coreAnimation: sameOrders ? treeOrder : PresentationTree.Storage.frozen(ca.steps),
+            sameOrders: sameOrders,
             frontmost: PresentationTree.Storage.frozen(frontmost.members),
             frontmostStart: PresentationTree.Storage.frozen(frontmost.start),
             slotCount: max(tree.slotCount, ca.slotCount),
@@ -210,11 +252,11 @@ struct HitPrograms {
     }
 
     static func destroy(_ programs: UnsafeMutablePointer<HitPrograms>) {
-        programs.pointee.treeOrder.deallocate()
-        programs.pointee.coreAnimation.deallocate()
+        // The tree order's steps go with the header (plain data: nothing to deinitialize).
+        if !programs.pointee.sameOrders { programs.pointee.coreAnimation.deallocate() }
         programs.pointee.frontmost.deallocate()
         programs.pointee.frontmostStart.deallocate()
-        programs.deallocate()
+        UnsafeMutableRawPointer(programs).deallocate()
     }
 }
 
@@ -241,10 +283,12 @@ extension PresentationTree {
     /// The tree's programs, made by the first query to need them (racing makers: one wins, the others' copies
     /// are destroyed). Inlined: after the first query this is one load.
     @inline(__always)
-    var hitPrograms: UnsafePointer<HitPrograms> {
-        let address = storage.hitProgramsAddress.load(ordering: .acquiring)
-        if let made = UnsafePointer<HitPrograms>(bitPattern: address) { return made }
-        return makeHitPrograms()
+    var hitPrograms: UnsafePointer<HitPrograms> { madeHitPrograms ?? makeHitPrograms() }
+
+    /// The tree's programs if a query made them already: one load.
+    @inline(__always)
+    var madeHitPrograms: UnsafePointer<HitPrograms>? {
+        UnsafePointer<HitPrograms>(bitPattern: storage.hitProgramsAddress.load(ordering: .acquiring))
     }
 
     @inline(never)
@@ -276,8 +320,8 @@ extension PresentationTree {
     func firstHit(_ point: CGPoint, policy: HitTestPolicy, buffers: HitBuffers, local: inout CGPoint) -> Int {
         guard point.x.isFinite, point.y.isFinite else { return -1 }
         switch policy {
-        case .treeOrder: return run(buffers.treeOrder, point, buffers.slots.baseAddress!, &local)
-        case .coreAnimation: return run(buffers.coreAnimation, point, buffers.slots.baseAddress!, &local)
+        case .treeOrder: return run(buffers.treeOrder.baseAddress!, point, buffers.slots.baseAddress!, &local)
+        case .coreAnimation: return run(buffers.coreAnimation.baseAddress!, point, buffers.slots.baseAddress!, &local)
         case .frontmost:
             return frontmostHit(point, buffers.frontmost, buffers.frontmostStart, &local) { owner, p, fallback, found in
                 frontmostScenes(owner, p, fallback, buffers.frontmost.baseAddress!, buffers.frontmostStart,
@@ -291,10 +335,22 @@ extension PresentationTree {
     /// the heap, a malloc per query). Inlined into `hitTest`: one call less per query.
     @inline(__always)
     func firstHit(_ point: CGPoint, policy: HitTestPolicy, local: inout CGPoint) -> Int {
-        guard point.x.isFinite, point.y.isFinite else { return -1 }
-        let programs = hitPrograms
-        if policy == .frontmost { return frontmostHit(point, programs, &local) }
-        let steps = policy == .treeOrder ? programs.pointee.treeOrder : programs.pointee.coreAnimation
+        // The first query makes the programs in a call of its own that then asks again: were the making a call
+        // inside this function, the point would be kept on the stack across it and read back on every query.
+        guard let programs = madeHitPrograms else { return firstHitMakingPrograms(point, policy: policy, local: &local) }
+        if policy == .frontmost {
+            guard point.x.isFinite, point.y.isFinite else { return -1 }
+            return frontmostHit(point, programs, &local)
+        }
+        // No finiteness test up front for tree order: a program reaches nothing from a point that is not finite.
+        // Its first step that maps the point gets a non-finite X, Y and W (each is `x·m + y·m' + m''` with x or
+        // y infinite or NaN: ±∞ or NaN whatever m is), which `hasImage`/`hasAffineImage` reject, or an affine
+        // leaf's non-finite local point, which `contains` or `hasAffineImage` rejects (an `enter` then skips its
+        // subtree; a `finish` reads only points an `enter` mapped, so finite ones). `nonFinite` asks every policy.
+        // The tree order's steps follow the header (no load of their address on the way to the first step's
+        // map); so do the CA order's when they are the same steps.
+        let steps = policy == .treeOrder || programs.pointee.sameOrders ? HitPrograms.inlineSteps(programs)
+            : programs.pointee.coreAnimation.baseAddress!
         if programs.pointee.slotCount <= 8 {
             return withUnsafeTemporaryAllocation(of: CGPoint.self, capacity: 8) { slots in
                 run(steps, point, slots.baseAddress!, &local)
@@ -303,64 +359,72 @@ extension PresentationTree {
         return withHitBuffers { run(steps, point, $0.slots.baseAddress!, &local) }
     }
 
+    @inline(never)
+    private func firstHitMakingPrograms(_ point: CGPoint, policy: HitTestPolicy, local: inout CGPoint) -> Int {
+        _ = hitPrograms
+        return firstHit(point, policy: policy, local: &local)
+    }
+
     @inline(__always)
-    private func run(_ steps: UnsafeBufferPointer<TreeHitProgram.Step>, _ point: CGPoint,
+    private func run(_ first: UnsafePointer<TreeHitProgram.Step>, _ point: CGPoint,
                      _ slots: UnsafeMutablePointer<CGPoint>, _ found: inout CGPoint) -> Int {
-        guard let first = steps.baseAddress else { return -1 }
+        // A program is never empty: it ends with its `end` step. The walk moves a pointer from step to step (no
+        // index, no count) and stops there.
         slots[0] = point
         // The slot the latest `enter` wrote (or the query's point), kept in registers as well: the steps that
         // follow read it, and a read straight after the write would wait on the store (the query's point is
         // written as two halves, which a whole-point load cannot be forwarded from).
         var current = point, currentSlot: Int32 = 0
-        var pc = 0
-        while pc < steps.count {
-            // Through the pointer: a step is read field by field, never copied whole.
-            let s = first + pc
+        // Through the pointer: a step is read field by field, never copied whole.
+        var s = first
+        while true {
             switch s.pointee.kind {
             case .leaf:
                 let input = s.pointee.input
                 let p = input == currentSlot ? current : slots[Int(input)]
-                let node = leafRun(first, steps.count, &pc, p, affine: false, &found)
+                let node = leafRun(&s, p, affine: false, &found)
                 if node >= 0 { return node }
             case .leafAffine:
                 let input = s.pointee.input
                 let p = input == currentSlot ? current : slots[Int(input)]
-                let node = leafRun(first, steps.count, &pc, p, affine: true, &found)
+                let node = leafRun(&s, p, affine: true, &found)
                 if node >= 0 { return node }
-            case .enter, .enterAffine:
+            case .enter, .enterAffine, .enterTranslation:
                 let input = s.pointee.input
                 let p = input == currentSlot ? current : slots[Int(input)]
                 // The root's map is nearly always affine: without the division, the point every later step starts
-                // from is ready some 13 cycles sooner.
-                let mapped = s.pointee.kind == .enterAffine ? s.pointee.map.applyAffineIfImage(p) : s.pointee.map.apply(p)
+                // from is ready some 13 cycles sooner — and for a translation, 6 more.
+                let kind = s.pointee.kind
+                let mapped = kind == .enterTranslation ? s.pointee.map.applyTranslationIfImage(p)
+                    : kind == .enterAffine ? s.pointee.map.applyAffineIfImage(p) : s.pointee.map.apply(p)
                 guard let local = mapped, !s.pointee.masksToBounds || s.pointee.contains(local) else {
-                    pc = Int(s.pointee.next)
+                    s = first + Int(s.pointee.next)
                     continue
                 }
                 slots[Int(s.pointee.output)] = local
                 current = local
                 currentSlot = s.pointee.output
-                pc += 1
+                s += 1
             case .finish:
                 let local = slots[Int(s.pointee.output)]
                 if s.pointee.contains(local), !s.pointee.hasOutline || containsTouch(Int(s.pointee.node), local) {
                     found = local
                     return Int(s.pointee.node)
                 }
-                pc += 1
+                s += 1
+            case .end:
+                return -1
             }
         }
-        return -1
     }
 
-    /// The leaves from `pc` on that share one kind (so read one slot, `p`): a layer's sublayers, tested in a run
-    /// with no dispatch between them. The node of the first that `p` reaches, with its point in `found`; else −1,
-    /// with `pc` past the run. Two copies (`affine`) rather than a test per leaf.
+    /// The leaves from `leaf` on that share one kind (so read one slot, `p`): a layer's sublayers, tested in a
+    /// run with no dispatch between them. The node of the first that `p` reaches, with its point in `found`;
+    /// else −1, with `leaf` past the run. Two copies (`affine`) rather than a test per leaf.
     @inline(__always)
-    private func leafRun(_ first: UnsafePointer<TreeHitProgram.Step>, _ count: Int, _ pc: inout Int, _ p: CGPoint,
-                         affine: Bool, _ found: inout CGPoint) -> Int {
+    private func leafRun(_ leaf: inout UnsafePointer<TreeHitProgram.Step>, _ p: CGPoint, affine: Bool,
+                         _ found: inout CGPoint) -> Int {
         let kind: TreeHitProgram.Step.Kind = affine ? .leafAffine : .leaf
-        var leaf = first + pc
         repeat {
             let local: CGPoint, inside: Bool
             if affine {
@@ -377,9 +441,8 @@ extension PresentationTree {
                 found = local
                 return Int(leaf.pointee.node)
             }
-            pc &+= 1   // was < count
-            leaf = first + pc
-        } while pc < count && leaf.pointee.kind == kind   // a leaf after a leaf reads its slot (`init`)
+            leaf += 1
+        } while leaf.pointee.kind == kind   // a leaf after a leaf reads its slot (`init`); `end` stops the run
         return -1
     }
 
