@@ -75,14 +75,14 @@ struct SharedEdges {
         // same expressions, so the same bits) and its box grown by the tolerance.
         struct Edge { let fragment: Int; let member: Int; let a: Vector3; let b: Vector3; let line: Line }
         typealias Box = (lo: Vector3, hi: Vector3)
-        var edges: [Edge] = []
-        var boxes: [Box] = []
+        var edgeList: [Edge] = []
+        var boxList: [Box] = []
         // Fragments per member (members are indices into the context's scene).
         var pieces = [Int](repeating: 0, count: (fragments.map(\.member).max() ?? -1) + 1)
         for f in fragments { pieces[f.member] += 1 }
-        var centroids = fragments.map { f -> PlanePoint in let c = f.centroid; return PlanePoint(c.x, c.y) }
-        edges.reserveCapacity(4 * fragments.count)
-        boxes.reserveCapacity(4 * fragments.count)
+        var centroidList = fragments.map { f -> PlanePoint in let c = f.centroid; return PlanePoint(c.x, c.y) }
+        edgeList.reserveCapacity(4 * fragments.count)
+        boxList.reserveCapacity(4 * fragments.count)
         // Each split member's boundary lines, worked out once for all its fragments.
         var boundaries = [Boundary?](repeating: nil, count: polygons.count)
         func ownPolygon(_ member: Int) -> ScenePolygon? { member < polygons.count ? polygons[member] : nil }
@@ -111,7 +111,7 @@ struct SharedEdges {
                 ring = whole ? shape : Self.clip(shape, to: fragment)
                 guard ring.count >= 3 else { continue }
                 let c = ring.reduce(Vector3.zero, +) / Double(ring.count)
-                centroids[f] = PlanePoint(c.x, c.y)
+                centroidList[f] = PlanePoint(c.x, c.y)
             }
             for i in ring.indices {
                 let a = ring[i], b = ring[(i + 1) % ring.count]
@@ -120,11 +120,13 @@ struct SharedEdges {
                         || (onBoundary.isEmpty ? ownPolygon(fragment.member) == nil : onBoundary[i])
                 else { continue }
                 let line = Line(a, b), t = line.tolerance
-                edges.append(Edge(fragment: f, member: fragment.member, a: a, b: b, line: line))
-                boxes.append((Vector3(Swift.min(a.x, b.x) - t, Swift.min(a.y, b.y) - t, Swift.min(a.z, b.z) - t),
-                              Vector3(Swift.max(a.x, b.x) + t, Swift.max(a.y, b.y) + t, Swift.max(a.z, b.z) + t)))
+                edgeList.append(Edge(fragment: f, member: fragment.member, a: a, b: b, line: line))
+                boxList.append((Vector3(Swift.min(a.x, b.x) - t, Swift.min(a.y, b.y) - t, Swift.min(a.z, b.z) - t),
+                                Vector3(Swift.max(a.x, b.x) + t, Swift.max(a.y, b.y) + t, Swift.max(a.z, b.z) + t)))
             }
         }
+        // (Constants from here on: the closures below read them without exclusivity checks.)
+        let edges = edgeList, boxes = boxList, centroids = centroidList
         guard edges.count > 1 else { return }
         /// The seal edges `e` and `g` make, if they do: the earlier fragment and the edge it goes under the later by.
         func seal(_ e: Edge, _ g: Edge) -> (under: Int, edge: SealedEdge)? {
