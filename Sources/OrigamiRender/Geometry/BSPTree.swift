@@ -73,25 +73,37 @@ struct BSPTree {
         var fragments = 0
     }
 
-    /// A polygon: a range of `points`, its member, and its plane (the unit Newell normal and the offset of its
-    /// centroid), worked out once when it is made.
+    /// A polygon: a range of `points`, its member, its plane (the unit Newell normal and the offset of its
+    /// centroid) and a sphere about its centroid holding every corner, worked out once when it is made.
     private struct Polygon {
         var start: Int, count: Int, member: Int
         /// `nil` for a degenerate polygon (a zero normal has no plane).
         var normal: Vector3?
         var offset: Double
         var isWhole: Bool
+        var centroid: Vector3
+        /// The largest distance of a corner from `centroid` (as computed).
+        var radius: Double
+        /// |centroid.x| + |centroid.y| + |centroid.z| + 2 · radius: the scale of `sides`' rounding slack.
+        var scale: Double
     }
 
     /// The corners of every pending polygon: the input's, then each split's pieces as they are made. A polygon is a
     /// range of it, so splitting allocates nothing per polygon; the pool is compacted to the pending polygons' corners
     /// whenever it has doubled since the last time.
     private var points: [Vector3] = []
-    /// The work lists, end to end: each pending work item is a range of it, the top item's range last, so the one
-    /// popped is moved out and the array only ever holds the unfinished lists along one path of the tree.
-    private var lists: [Polygon] = []
+    /// Every polygon made so far (the input's, then the pieces of splits), compacted with `points` to the pending ones.
+    private var polygons: [Polygon] = []
+    /// The work lists, end to end, as indices into `polygons`: each pending work item is a range of it, the top item's
+    /// range last, so the one popped is moved out and the array only ever holds the unfinished lists along one path of
+    /// the tree. (Indices, not the 72-byte records: a polygon moves from list to list at every level of the tree.)
+    private var lists: [Int] = []
     private var ranks: [Rank] = []
     private let thickness: Double
+    /// Whether `sides` may decide by a polygon's sphere (`classifiesByCorners` unset).
+    private let usesSpheres = !BSPTree.classifiesByCorners
+    /// Set by the tests (`true`: every polygon is classified by its corners) to compare the sphere test with them.
+    @TaskLocal static var classifiesByCorners = false
     private(set) var statistics = Statistics()
 
     /// `thickness` is in the context's units (points after the divide).
@@ -99,12 +111,15 @@ struct BSPTree {
         self.thickness = thickness
         var total = 0, maxMember = -1
         for p in input { total += p.points.count; maxMember = Swift.max(maxMember, p.member) }
-        points.reserveCapacity(2 * total)
+        // (Room for the pieces until the first compaction, as `compact` leaves.)
+        points.reserveCapacity(3 * Swift.max(total, Self.fewestPointsCompacted / 2))
+        polygons.reserveCapacity(3 * Swift.max(input.count, Self.fewestPolygonsCompacted / 2))
         lists.reserveCapacity(2 * input.count)
         for p in input {
             let first = points.count
             points += p.points
-            lists.append(makePolygon(start: first, count: p.points.count, member: p.member, isWhole: true))
+            lists.append(polygons.count)
+            polygons.append(makePolygon(start: first, count: p.points.count, member: p.member, isWhole: true))
         }
         // Ranks by member, asked once each.
         var known = [Bool](repeating: false, count: maxMember + 1)
@@ -135,24 +150,64 @@ struct BSPTree {
         var sum = Vector3.zero
         for i in s ..< s + c { sum = sum + points[i] }
         let centroid = sum / Double(c)
-        var n = Vector3.zero
+        var n = Vector3.zero, farthest = 0.0
         for i in 0 ..< c {
-            n = n + (points[s + i] - centroid).cross(points[s + (i + 1) % c] - centroid)
+            let r = points[s + i] - centroid
+            n = n + r.cross(points[s + (i + 1) % c] - centroid)
+            farthest = Swift.max(farthest, r.x * r.x + r.y * r.y + r.z * r.z)
         }
         let unit = n.normalized()
-        return Polygon(start: s, count: c, member: member, normal: unit, offset: unit?.dot(centroid) ?? 0, isWhole: isWhole)
+        let radius = farthest.squareRoot()
+        return Polygon(start: s, count: c, member: member, normal: unit, offset: unit?.dot(centroid) ?? 0, isWhole: isWhole,
+                       centroid: centroid, radius: radius,
+                       scale: abs(centroid.x) + abs(centroid.y) + abs(centroid.z) + 2 * radius)
     }
 
-    /// Keeps only the pending polygons' corners (every live polygon is in `lists` between work items).
-    private mutating func compactPoints() {
-        var kept: [Vector3] = []
-        kept.reserveCapacity(2 * lists.reduce(0) { $0 + $1.count })
+    /// Which sides of the plane n · x = d (`n` a unit normal) the polygon's corners are on: a corner more than
+    /// `thickness` in front of it or behind it (one within `thickness` is on neither).
+    ///
+    /// Most polygons a node classifies lie far from its plane (the BSP classifies every pending polygon again at every
+    /// level): when the centroid's distance from the plane exceeds the radius by more than `thickness` and a slack,
+    /// every corner is on that side, and the corners' own distances (the same arithmetic as the loop below) would say
+    /// so. For every corner p, n · p − d lies within |n| · |p − c| ≤ radius (to rounding) of n · c − d, and each of the
+    /// two computed values is within a few units in the last place (≈ 10⁻¹⁶) of |c| + radius + |d| of its exact value;
+    /// the slack, 10⁻¹² of that, is thousands of times more. A non-finite value fails the tests, and the corners decide.
+    /// (Static, its inputs passed in: a method called on `self` from the walk, which mutates `self`, made the walk copy
+    /// the whole tree for each call.)
+    @inline(__always)
+    private static func sides(of p: Polygon, _ n: Vector3, _ d: Double, thickness: Double, usesSphere: Bool,
+                              in pts: UnsafeBufferPointer<Vector3>) -> (front: Bool, back: Bool) {
+        if usesSphere {
+            let s = n.dot(p.centroid) - d, margin = thickness + 1e-12 * (p.scale + abs(d))
+            if s - p.radius > margin { return (true, false) }
+            if s + p.radius < -margin { return (false, true) }
+        }
+        var hasFront = false, hasBack = false
+        for i in p.start ..< p.start + p.count {
+            let e = n.dot(pts[i]) - d
+            if e > thickness { hasFront = true } else if e < -thickness { hasBack = true }
+        }
+        return (hasFront, hasBack)
+    }
+
+    /// Keeps only the pending polygons and their corners (every live polygon is in `lists` between work items).
+    private mutating func compact() {
+        var kept: [Vector3] = [], keptPolygons: [Polygon] = []
+        // Room up to the next compaction's threshold (twice what is kept, or the least one) and half as much again: the
+        // node that crosses it may add a few more before the walk compacts again, and the arrays are not grown (each
+        // growth would copy them whole, about once per compaction).
+        let corners = lists.reduce(0) { $0 + polygons[$1].count }
+        kept.reserveCapacity(3 * Swift.max(corners, Self.fewestPointsCompacted / 2))
+        keptPolygons.reserveCapacity(3 * Swift.max(lists.count, Self.fewestPolygonsCompacted / 2))
         for i in lists.indices {
-            let p = lists[i]
-            lists[i].start = kept.count
+            var p = polygons[lists[i]]
             kept += points[p.start ..< p.start + p.count]
+            p.start = kept.count - p.count
+            lists[i] = keptPolygons.count
+            keptPolygons.append(p)
         }
         points = kept
+        polygons = keptPolygons
     }
 
     private mutating func walk(_ body: (Fragment) throws -> Void) rethrows {
@@ -161,45 +216,43 @@ struct BSPTree {
         // A work item is the range of `lists` from `from` to the next item's start: a list to split (`emit` false) or a
         // node's coplanar polygons to hand out. A node pushes its near side, its coplanar polygons and its far side, so
         // the far side is done first: the walk's order is the tree's back-to-front order. The top item is worked on
-        // where it lies, at the end of `lists` (its records are copied once, into the sides they go to).
+        // where it lies, at the end of `lists` (its polygons' indices are copied once, into the sides they go to).
         var work: [(from: Int, emit: Bool)] = [(0, false)]
-        var fronts: [Polygon] = [], backs: [Polygon] = [], coplanar: [Polygon] = []
+        var fronts: [Int] = [], backs: [Int] = [], coplanar: [Int] = []
         var distances: [Double] = []
-        var compactAt = Swift.max(2 * points.count, 1 << 15)
+        // (Locals: a closure below that read them through `self` would capture the tree being mutated.)
+        let thickness = self.thickness, usesSpheres = self.usesSpheres
+        var compactAt = Swift.max(2 * points.count, Self.fewestPointsCompacted)
+        var compactPolygonsAt = Swift.max(2 * polygons.count, Self.fewestPolygonsCompacted)
         while let item = work.popLast() {
             statistics.peakPendingPolygons = Swift.max(statistics.peakPendingPolygons, lists.count)
             statistics.peakPoints = Swift.max(statistics.peakPoints, points.count)
-            if points.count > compactAt {
-                compactPoints()
-                compactAt = Swift.max(2 * points.count, 1 << 15)
+            if points.count > compactAt || polygons.count > compactPolygonsAt {
+                compact()
+                compactAt = Swift.max(2 * points.count, Self.fewestPointsCompacted)
+                compactPolygonsAt = Swift.max(2 * polygons.count, Self.fewestPolygonsCompacted)
             }
             let from = item.from, end = lists.count
             guard from < end else { continue }
-            guard !item.emit, let splitterIndex = splitter(from ..< end), let n = lists[splitterIndex].normal else {
+            guard !item.emit, let splitterIndex = splitter(from ..< end), let n = polygons[lists[splitterIndex]].normal else {
                 try emit(from, body)
                 continue
             }
-            let d = lists[splitterIndex].offset
+            let d = polygons[lists[splitterIndex]].offset
             fronts.removeAll(keepingCapacity: true)
             backs.removeAll(keepingCapacity: true)
             coplanar.removeAll(keepingCapacity: true)
             for k in from ..< end {
-                let p = lists[k]
-                if k == splitterIndex { coplanar.append(p); continue }
-                let s = p.start, c = p.count
-                // Which sides the corners are on (a corner within `thickness` of the plane is on neither).
-                let (hasFront, hasBack) = points.withUnsafeBufferPointer { pts in
-                    var hasFront = false, hasBack = false
-                    for i in s ..< s + c {
-                        let e = n.dot(pts[i]) - d
-                        if e > thickness { hasFront = true } else if e < -thickness { hasBack = true }
-                    }
-                    return (hasFront, hasBack)
+                let id = lists[k]
+                if k == splitterIndex { coplanar.append(id); continue }
+                let polygon = polygons[id], s = polygon.start, c = polygon.count
+                let (hasFront, hasBack) = points.withUnsafeBufferPointer {
+                    Self.sides(of: polygon, n, d, thickness: thickness, usesSphere: usesSpheres, in: $0)
                 }
                 switch (hasFront, hasBack) {
-                case (false, false): coplanar.append(p)
-                case (true, false): fronts.append(p)
-                case (false, true): backs.append(p)
+                case (false, false): coplanar.append(id)
+                case (true, false): fronts.append(id)
+                case (false, true): backs.append(id)
                 case (true, true):
                     // The corners' distances again (the same arithmetic), for the cut.
                     if distances.count < c { distances = Array(repeating: 0, count: 2 * c) }
@@ -218,20 +271,21 @@ struct BSPTree {
                         }
                         let made = points.count - first
                         guard made >= 3 else { points.removeLast(made); continue }
-                        let piece = makePolygon(start: first, count: made, member: p.member, isWhole: false)
-                        if side == 0 { fronts.append(piece) } else { backs.append(piece) }
+                        if side == 0 { fronts.append(polygons.count) } else { backs.append(polygons.count) }
+                        polygons.append(makePolygon(start: first, count: made, member: polygon.member, isWhole: false))
                     }
                 }
             }
             lists.removeLast(end - from)
             // The viewer is at +z: the side the normal points to is nearer when normal.z > 0.
             let nearIsFront = n.z >= 0
+            // (One `append` per index: `append(contentsOf:)`'s set-up costs more than a node's few polygons.)
             work.append((lists.count, false))
-            lists += nearIsFront ? fronts : backs
+            for id in nearIsFront ? fronts : backs { lists.append(id) }
             work.append((lists.count, true))
-            lists += coplanar
+            for id in coplanar { lists.append(id) }
             work.append((lists.count, false))
-            lists += nearIsFront ? backs : fronts
+            for id in nearIsFront ? backs : fronts { lists.append(id) }
         }
         statistics.peakPoints = Swift.max(statistics.peakPoints, points.count)
     }
@@ -239,19 +293,41 @@ struct BSPTree {
     /// Hands out the polygons `lists[from...]` (one node's coplanar polygons, or a list no polygon of which has a
     /// plane) by rank (the sort the collected tree's walk did, on the same order), and drops them.
     private mutating func emit(_ from: Int, _ body: (Fragment) throws -> Void) rethrows {
-        if lists.count - from > 1 {
-            let ranks = self.ranks
-            lists[from...].sort { a, b in
-                let ra = ranks[a.member], rb = ranks[b.member]
+        let count = lists.count - from
+        if count > 1 {
+            let ranks = self.ranks, polygons = self.polygons
+            func precedes(_ a: Int, _ b: Int) -> Bool {
+                let ra = ranks[polygons[a].member], rb = ranks[polygons[b].member]
                 return ra.0 != rb.0 ? ra.0 < rb.0 : ra.1 < rb.1
+            }
+            if count <= Self.insertionSortLimit {
+                // A node's coplanar polygons are few (often one or two, in order already): a stable insertion sort
+                // puts them in the order the stable `sort` below gives, without its set-up.
+                lists.withUnsafeMutableBufferPointer { ids in
+                    for n in (from + 1) ..< ids.count {
+                        let moving = ids[n]
+                        var m = n
+                        while m > from, precedes(moving, ids[m - 1]) { ids[m] = ids[m - 1]; m -= 1 }
+                        ids[m] = moving
+                    }
+                }
+            } else {
+                lists[from...].sort(by: precedes)
             }
         }
         statistics.fragments += lists.count - from
-        for p in lists[from...] {
+        for id in lists[from...] {
+            let p = polygons[id]
             try body(Fragment(points: points[p.start ..< p.start + p.count], member: p.member, isWhole: p.isWhole))
         }
         lists.removeLast(lists.count - from)
     }
+
+    /// The pool and the table are compacted when they have doubled since the last time, and not below these sizes.
+    private static let fewestPointsCompacted = 1 << 15, fewestPolygonsCompacted = 1 << 13
+
+    /// Coplanar lists up to this long are ordered by insertion (`emit`).
+    private static let insertionSortLimit = 16
 
     /// Up to this many polygons, each node's splitter is the one whose plane cuts the fewest others; beyond, the
     /// first usable one (the choice costs a pass over the others per candidate).
@@ -261,7 +337,11 @@ struct BSPTree {
     /// of those that cut the fewest others, so that a scene of separate solids is not cut up more than it must be;
     /// `nil` when none has a plane.
     private func splitter(_ range: Range<Int>) -> Int? {
-        lists.withUnsafeBufferPointer { polys in
+        lists.withUnsafeBufferPointer { ids in polygons.withUnsafeBufferPointer { table in
+            // The range's polygons (`polys[k]` for `lists[k]`).
+            struct Polys { let ids: UnsafeBufferPointer<Int>, table: UnsafeBufferPointer<Polygon>
+                           subscript(k: Int) -> Polygon { table[ids[k]] } }
+            let polys = Polys(ids: ids, table: table)
             let firstUsable = range.first { polys[$0].normal != nil }
             guard range.count > 1, range.count <= Self.splitterSearchLimit else { return firstUsable }
             var usable = 0
@@ -288,6 +368,6 @@ struct BSPTree {
                 }
                 return best?.index
             }
-        }
+        } }
     }
 }

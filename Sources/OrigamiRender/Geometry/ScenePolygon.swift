@@ -13,14 +13,28 @@ struct ScenePolygon: Sendable {
     /// then divided. `nil` when nothing is in front of the eye. ε is relative to the largest w of the corners,
     /// so a plane very near the eye (all of its w tiny, all of it in front) is kept whole.
     init?(extent: PlaneRect, transform m: Transform3D, member: Int) {
-        self.init(outline: extent.corners, transform: m, member: member)
+        // `extent.corners`, without their array (a scene makes one of these per member).
+        self.init(corners: 4, transform: m, member: member) { k in
+            switch k {
+            case 0: PlanePoint(extent.minX, extent.minY)
+            case 1: PlanePoint(extent.maxX, extent.minY)
+            case 2: PlanePoint(extent.maxX, extent.maxY)
+            default: PlanePoint(extent.minX, extent.maxY)
+            }
+        }
     }
 
     /// The same for a convex outline in the member's plane (a solid's triangular or hexagonal face).
     init?(outline: Ring, transform m: Transform3D, member: Int) {
+        self.init(corners: outline.count, transform: m, member: member) { outline[$0] }
+    }
+
+    /// The polygon of the `count` corners `corner(0) …` in the member's plane.
+    private init?(corners count: Int, transform m: Transform3D, member: Int, _ corner: (Int) -> PlanePoint) {
         // The corners in homogeneous coordinates on the stack: a scene makes one of these per member.
-        let divided: [Vector3]? = withUnsafeTemporaryAllocation(of: Vector4.self, capacity: outline.count) { corners in
-            for (i, p) in outline.enumerated() {
+        let divided: [Vector3]? = withUnsafeTemporaryAllocation(of: Vector4.self, capacity: count) { corners in
+            for i in 0 ..< count {
+                let p = corner(i)
                 corners.initializeElement(at: i, to: m.apply(Vector4(x: p.x, y: p.y, z: 0, w: 1)))
             }
             // `Sequence.max()`'s rule, without the array of w's.
@@ -39,13 +53,13 @@ struct ScenePolygon: Sendable {
             // Wholly in front (the usual case): the clip would keep every corner, in order.
             if corners.allSatisfy({ $0.w - eps >= 0 }) {
                 for c in corners { guard divide(c) else { return nil } }
-            } else {
-                let front = clippedPolygon(Array(corners), side: { $0.w - eps }) { a, b, t in
-                    Vector4(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t, z: a.z + (b.z - a.z) * t,
-                            w: a.w + (b.w - a.w) * t)
-                }
-                for c in front { guard divide(c) else { return nil } }
+                return out.count >= 3 ? out : nil
             }
+            let front = clippedPolygon(Array(corners), side: { $0.w - eps }) { a, b, t in
+                Vector4(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t, z: a.z + (b.z - a.z) * t,
+                        w: a.w + (b.w - a.w) * t)
+            }
+            for c in front { guard divide(c) else { return nil } }
             return out.count >= 3 ? out : nil
         }
         guard let divided else { return nil }

@@ -62,6 +62,7 @@ extension SharedEdges {
                                solid: ((Int) -> Int)? = nil) -> [Bool] {
         struct Edge { let member: Int; let a: Vector3; let b: Vector3; let reach: Double }
         var edges: [Edge] = []
+        edges.reserveCapacity(polygons.reduce(0) { $0 + $1.points.count })
         var candidates = [Bool](repeating: false, count: (polygons.map(\.member).max() ?? -1) + 1)
         var faces: [Int] = [], isShaped = false
         for p in polygons where sealable(p.member) {

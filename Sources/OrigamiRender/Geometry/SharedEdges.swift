@@ -71,13 +71,18 @@ struct SharedEdges {
          sealable: (Int) -> Bool, solid: ((Int) -> Int)? = nil) {
         sealed = Array(repeating: [], count: fragments.count)
         outer = Array(repeating: [], count: fragments.count)
-        struct Edge { let fragment: Int; let a: Vector3; let b: Vector3 }
-        var edges: [Edge] = []
+        // An edge with what every pair test asks of it, worked out once: its member, its line as `overlap` has it (the
+        // same expressions, so the same bits) and its box grown by the tolerance.
+        struct Edge { let fragment: Int; let member: Int; let a: Vector3; let b: Vector3; let line: Line }
+        typealias Box = (lo: Vector3, hi: Vector3)
+        var edgeList: [Edge] = []
+        var boxList: [Box] = []
         // Fragments per member (members are indices into the context's scene).
         var pieces = [Int](repeating: 0, count: (fragments.map(\.member).max() ?? -1) + 1)
         for f in fragments { pieces[f.member] += 1 }
-        var centroids = fragments.map { f -> PlanePoint in let c = f.centroid; return PlanePoint(c.x, c.y) }
-        edges.reserveCapacity(4 * fragments.count)
+        var centroidList = fragments.map { f -> PlanePoint in let c = f.centroid; return PlanePoint(c.x, c.y) }
+        edgeList.reserveCapacity(4 * fragments.count)
+        boxList.reserveCapacity(4 * fragments.count)
         // Each split member's boundary lines, worked out once for all its fragments.
         var boundaries = [Boundary?](repeating: nil, count: polygons.count)
         func ownPolygon(_ member: Int) -> ScenePolygon? { member < polygons.count ? polygons[member] : nil }
@@ -106,7 +111,7 @@ struct SharedEdges {
                 ring = whole ? shape : Self.clip(shape, to: fragment)
                 guard ring.count >= 3 else { continue }
                 let c = ring.reduce(Vector3.zero, +) / Double(ring.count)
-                centroids[f] = PlanePoint(c.x, c.y)
+                centroidList[f] = PlanePoint(c.x, c.y)
             }
             for i in ring.indices {
                 let a = ring[i], b = ring[(i + 1) % ring.count]
@@ -114,14 +119,19 @@ struct SharedEdges {
                 guard a != b, whole || shape != nil
                         || (onBoundary.isEmpty ? ownPolygon(fragment.member) == nil : onBoundary[i])
                 else { continue }
-                edges.append(Edge(fragment: f, a: a, b: b))
+                let line = Line(a, b), t = line.tolerance
+                edgeList.append(Edge(fragment: f, member: fragment.member, a: a, b: b, line: line))
+                boxList.append((Vector3(Swift.min(a.x, b.x) - t, Swift.min(a.y, b.y) - t, Swift.min(a.z, b.z) - t),
+                                Vector3(Swift.max(a.x, b.x) + t, Swift.max(a.y, b.y) + t, Swift.max(a.z, b.z) + t)))
             }
         }
+        // (Constants from here on: the closures below read them without exclusivity checks.)
+        let edges = edgeList, boxes = boxList, centroids = centroidList
         guard edges.count > 1 else { return }
         /// The seal edges `e` and `g` make, if they do: the earlier fragment and the edge it goes under the later by.
         func seal(_ e: Edge, _ g: Edge) -> (under: Int, edge: SealedEdge)? {
-            guard fragments[e.fragment].member != fragments[g.fragment].member,
-                  Self.overlap(e.a, e.b, g.a, g.b),
+            guard e.member != g.member,
+                  Self.overlap(e.a, e.line, g.a, g.b, tolerance: g.line.tolerance),
                   Self.onOppositeSides(centroids[e.fragment], centroids[g.fragment], of: e.a, e.b) else { return nil }
             // The earlier fragment goes under the later one.
             let (under, edge, later) = e.fragment < g.fragment ? (e.fragment, e, g.fragment) : (g.fragment, g, e.fragment)
@@ -136,13 +146,7 @@ struct SharedEdges {
         // one another do not meet); each pair is checked once, in the cell holding the lower corner of their
         // boxes' overlap. An edge spanning very many cells (a huge plane among small ones) is checked against every
         // edge instead.
-        typealias Box = (lo: Vector3, hi: Vector3)
-        let boxes = edges.map { e -> Box in
-            let t = Self.tolerance(e.a, e.b)
-            return (Vector3(Swift.min(e.a.x, e.b.x) - t, Swift.min(e.a.y, e.b.y) - t, Swift.min(e.a.z, e.b.z) - t),
-                    Vector3(Swift.max(e.a.x, e.b.x) + t, Swift.max(e.a.y, e.b.y) + t, Swift.max(e.a.z, e.b.z) + t))
-        }
-        let mean = edges.reduce(0.0) { $0 + ($1.b - $1.a).length } / Double(edges.count)
+        let mean = edges.reduce(0.0) { $0 + $1.line.length } / Double(edges.count)
         let origin = boxes.reduce(boxes[0].lo) { o, b in
             Vector3(Swift.min(o.x, b.lo.x), Swift.min(o.y, b.lo.y), Swift.min(o.z, b.lo.z))
         }
@@ -164,29 +168,60 @@ struct SharedEdges {
         // that face a neighbour's): their seals, put in that order, are the grid's seals in the grid's order.
         // Within a solid every pair is tried, so a solid of many edges (a 20 000-face polyhedron) goes to the grid,
         // which is linear in edges.
-        if let solid, case let solids = edges.map({ solid(fragments[$0.fragment].member) }), solids.allSatisfy({ $0 >= 0 }),
-           boxes.allSatisfy({ $0.lo.isFinite && $0.hi.isFinite }),
-           boxes.allSatisfy({ b in
-               guard let lo = cell(b.lo), let hi = cell(b.hi) else { return false }
-               return (hi.0 - lo.0 + 1) * (hi.1 - lo.1 + 1) * (hi.2 - lo.2 + 1) <= 64
-           }),
+        if let solid, case let solids = edges.map({ solid($0.member) }), solids.allSatisfy({ $0 >= 0 }),
+           boxes.allSatisfy({ $0.lo.isFinite && $0.hi.isFinite }), Self.spanFewCells(boxes, origin: origin, size: size, cell: cell),
            case let groups = Self.grouped(solids), groups.allSatisfy({ $0.count <= Self.largestSolidSearchedAlone }) {
             var found: [(cell: UInt64, i: Int, j: Int, under: Int, edge: SealedEdge)] = []
-            // (An edge's fragment's member, looked up once: two edges of one member never seal, a cheap test first.)
-            let edgeMembers = edges.map { fragments[$0.fragment].member }
-            func consider(_ a: Int, _ b: Int) {
-                let i = Swift.min(a, b), j = Swift.max(a, b), p = boxes[i], q = boxes[j]
-                guard edgeMembers[i] != edgeMembers[j], Self.meet(p, q), let s = seal(edges[i], edges[j]) else { return }
+            // The seal of a pair whose boxes meet (`i` < `j`), if they make one, with its place in the grid's order.
+            func record(_ i: Int, _ j: Int, _ p: Box, _ q: Box) {
+                guard let s = seal(edges[i], edges[j]) else { return }
                 let corner = Vector3(Swift.max(p.lo.x, q.lo.x), Swift.max(p.lo.y, q.lo.y), Swift.max(p.lo.z, q.lo.z))
                 guard let c = cell(corner) else { return }
                 found.append((key(c), i, j, s.under, s.edge))
             }
-            for group in groups {
-                for n in group.indices { for m in group[(n + 1)...] { consider(group[n], m) } }
+            // Every pair within a solid (its edges in increasing order): two edges of one member never seal, the
+            // cheapest test first, on the edges' members side by side.
+            let members = edges.map(\.member)
+            members.withUnsafeBufferPointer { members in
+                boxes.withUnsafeBufferPointer { boxes in
+                    for group in groups {
+                        for n in group.indices {
+                            let i = group[n], mi = members[i], p = boxes[i]
+                            for j in group[(n + 1)...] where members[j] != mi {
+                                let q = boxes[j]
+                                if Self.meet(p, q) { record(i, j, p, q) }
+                            }
+                        }
+                    }
+                }
             }
-            Self.crossPairs(groups, boxes: boxes, consider)
-            found.sort { ($0.cell, $0.i, $0.j) < ($1.cell, $1.i, $1.j) }
-            for f in found { sealed[f.under].append(f.edge) }
+            Self.crossPairs(groups, boxes: boxes) { a, b in
+                let i = Swift.min(a, b), j = Swift.max(a, b), p = boxes[i], q = boxes[j]
+                guard edges[i].member != edges[j].member, Self.meet(p, q) else { return }
+                record(i, j, p, q)
+            }
+            // Each fragment's seals in the grid's order, (cell, i, j): only the order within one fragment's list
+            // matters, and a fragment has a few seals, so `found` is bucketed by fragment (in the order found) and each
+            // bucket sorted, instead of sorting the whole list. (The keys are distinct: (i, j) is.)
+            var start = [Int](repeating: 0, count: fragments.count + 1)
+            for f in found { start[f.under + 1] += 1 }
+            for k in 0 ..< fragments.count { start[k + 1] += start[k] }
+            var next = start, bucketed = [Int](repeating: 0, count: found.count)
+            for (n, f) in found.enumerated() { bucketed[next[f.under]] = n; next[f.under] += 1 }
+            for k in 0 ..< fragments.count where start[k] < start[k + 1] {
+                let bucket = start[k] ..< start[k + 1]
+                for n in bucket.dropFirst() {
+                    var m = n
+                    let moving = bucketed[n], key = (found[moving].cell, found[moving].i, found[moving].j)
+                    while m > bucket.lowerBound, case let o = bucketed[m - 1], key < (found[o].cell, found[o].i, found[o].j) {
+                        bucketed[m] = o
+                        m -= 1
+                    }
+                    bucketed[m] = moving
+                }
+                sealed[k].reserveCapacity(bucket.count)
+                for n in bucket { sealed[k].append(found[bucketed[n]].edge) }
+            }
             searchedBySolid = true
             return
         }
@@ -280,18 +315,25 @@ struct SharedEdges {
             return b
         }
         let order = bounds.indices.sorted { bounds[$0].lo.x < bounds[$1].lo.x }
+        // The bounds in the sweep's order, side by side: the sweep reads them in turn.
+        let swept = order.map { bounds[$0] }
         var reaching: [Int] = []
-        for (n, g) in order.enumerated() {
-            let p = bounds[g]
-            for h in order[(n + 1)...] {
-                let q = bounds[h]
-                guard q.lo.x <= p.hi.x else { break }
-                guard meet(p, q) else { continue }
-                reaching.removeAll(keepingCapacity: true)
-                for j in groups[h] where meet(boxes[j], p) { reaching.append(j) }
-                guard !reaching.isEmpty else { continue }
-                for i in groups[g] where meet(boxes[i], q) {
-                    for j in reaching { body(i, j) }
+        swept.withUnsafeBufferPointer { swept in
+            boxes.withUnsafeBufferPointer { boxes in
+                for n in swept.indices {
+                    let p = swept[n]
+                    var k = n + 1
+                    while k < swept.count, swept[k].lo.x <= p.hi.x {
+                        let q = swept[k]
+                        k += 1
+                        guard meet(p, q) else { continue }
+                        reaching.removeAll(keepingCapacity: true)
+                        for j in groups[order[k - 1]] where meet(boxes[j], p) { reaching.append(j) }
+                        guard !reaching.isEmpty else { continue }
+                        for i in groups[order[n]] where meet(boxes[i], q) {
+                            for j in reaching { body(i, j) }
+                        }
+                    }
                 }
             }
         }
@@ -386,15 +428,66 @@ struct SharedEdges {
         return ((ap - u * t).length, t)
     }
 
+    /// What `overlap` works out of its first segment ab: its `tolerance`, length and unit direction (`nan` when the
+    /// length is 0: `overlap` does not use it then). Kept per edge by `init`, so that a pair's test does not work them
+    /// out again — the same expressions, so the same bits.
+    struct Line {
+        let tolerance: Double
+        let length: Double
+        let u: Vector3
+
+        init(_ a: Vector3, _ b: Vector3) {
+            tolerance = SharedEdges.tolerance(a, b)
+            length = (b - a).length
+            u = (b - a) / length
+        }
+    }
+
     /// Whether segments ab and cd lie on one line and overlap by more than the tolerance.
     static func overlap(_ a: Vector3, _ b: Vector3, _ c: Vector3, _ d: Vector3) -> Bool {
-        let tol = Swift.max(tolerance(a, b), tolerance(c, d))
-        let length = (b - a).length
+        overlap(a, Line(a, b), c, d, tolerance: tolerance(c, d))
+    }
+
+    /// `overlap(a, b, c, d)` with ab's `Line` and cd's `tolerance` already worked out.
+    static func overlap(_ a: Vector3, _ ab: Line, _ c: Vector3, _ d: Vector3, tolerance cd: Double) -> Bool {
+        let tol = Swift.max(ab.tolerance, cd)
+        let length = ab.length
         guard length > tol else { return false }
-        let u = (b - a) / length
+        let u = ab.u
+        // Most pairs tried are not on one line: an end far off it (its squared distance more than 1 % past tol², far
+        // beyond rounding) rejects the pair without the square roots below, which would reject it too.
+        func isFarOff(_ p: Vector3) -> Bool {
+            let ap = p - a, t = ap.dot(u), off = ap - u * t
+            return off.x * off.x + off.y * off.y + off.z * off.z > 1.0201 * (tol * tol)
+        }
+        if isFarOff(c) || isFarOff(d) { return false }
         let (dc, tc) = distance(c, toLine: a, direction: u), (dd, td) = distance(d, toLine: a, direction: u)
         guard dc <= tol, dd <= tol else { return false }
         return Swift.min(length, Swift.max(tc, td)) - Swift.max(0, Swift.min(tc, td)) > tol
+    }
+
+    /// Whether every box spans at most 64 cells of the grid `cell` makes (origin `origin`, cells `size` wide; `nil`
+    /// for a cell out of its range), as the grid counts them: then it files every edge in its cells, none as large.
+    ///
+    /// Without a division per box where it can: every box's lower corner is at least `origin`, so when the cell of the
+    /// boxes' common upper corner is in range, every box's cells are (`cell` is monotonic in each coordinate); and a box
+    /// no wider than two cells along an axis spans at most four there — ⌊h⌋ − ⌊l⌋ < h − l + 1, and h − l (the
+    /// quotients `cell` rounds down) exceeds 2 by rounding only, ≈ 10⁻¹⁰ at the range's end — so 4³ = 64 cells at most.
+    /// Other boxes are counted as the grid counts them.
+    static func spanFewCells(_ boxes: [(lo: Vector3, hi: Vector3)], origin: Vector3, size: Double,
+                             cell: (Vector3) -> (Int, Int, Int)?) -> Bool {
+        func counted(_ b: (lo: Vector3, hi: Vector3)) -> Bool {
+            guard let lo = cell(b.lo), let hi = cell(b.hi) else { return false }
+            return (hi.0 - lo.0 + 1) * (hi.1 - lo.1 + 1) * (hi.2 - lo.2 + 1) <= 64
+        }
+        guard let first = boxes.first else { return true }
+        var top = first.hi
+        for b in boxes.dropFirst() { top = Vector3(Swift.max(top.x, b.hi.x), Swift.max(top.y, b.hi.y), Swift.max(top.z, b.hi.z)) }
+        guard cell(top) != nil else { return boxes.allSatisfy(counted) }
+        let wide = 2 * size
+        return boxes.allSatisfy { b in
+            (b.hi.x - b.lo.x <= wide && b.hi.y - b.lo.y <= wide && b.hi.z - b.lo.z <= wide) || counted(b)
+        }
     }
 
     /// Whether `p` and `q` lie strictly on opposite sides of the flattened line through `a` and `b`: the two faces

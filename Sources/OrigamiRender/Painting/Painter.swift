@@ -271,10 +271,17 @@ final class Painter {
     /// face draws nothing past it (everything it draws is clipped to the outline). The outline, not its
     /// rectangle: two faces of a pyramid would otherwise cut each other's rectangles along the edge they share,
     /// and each face's drawing would be hard-clipped there.
-    static func depthOutline(_ node: RenderNode) -> Ring {
-        guard let shape = node.shape, !node.masksToBounds, node.extent == node.planeBounds else { return node.extent.corners }
+    static func depthPolygon(_ node: RenderNode, transform: Transform3D, member: Int) -> ScenePolygon? {
+        // (The extent's corners without their array: a scene makes one of these per member.)
+        if let ring = depthShape(node) { return ScenePolygon(outline: ring, transform: transform, member: member) }
+        return ScenePolygon(extent: node.extent, transform: transform, member: member)
+    }
+
+    /// `depthPolygon`'s outline when it is a solid's face outline; `nil` when it is the extent.
+    static func depthShape(_ node: RenderNode) -> Ring? {
+        guard let shape = node.shape, !node.masksToBounds, node.extent == node.planeBounds else { return nil }
         let ring = shape.map { PlanePoint(Double($0.x), Double($0.y)) }
-        return ring.isConvex ? ring : node.extent.corners
+        return ring.isConvex ? ring : nil
     }
 
     /// A shaped face's outline (`RenderNode.shape`) carried into the context and divided, as `ScenePolygon` does
@@ -319,7 +326,11 @@ final class Painter {
     /// recording every fragment up to `BSPTree.Recording`'s bound, so that painting need not walk again.
     static func sceneOrder(_ members: [RenderMember], seals: Bool, collectsEveryFragment: Bool) -> SceneOrder {
         let (input, whole) = Painter.scenePolygons(members)
-        let outline = { Painter.shapeOutline(members[$0]) }
+        // Asked per sealable polygon and per fragment below (a copy of the member each time): worked out once, for the
+        // shaped members (most faces have no shape).
+        var outlines = [[Vector3]?](repeating: nil, count: members.count)
+        for i in members.indices where members[i].node.shape != nil { outlines[i] = Painter.shapeOutline(members[i]) }
+        let outline: (Int) -> [Vector3]? = { [outlines] in outlines[$0] }
         // Asked per polygon and per fragment below (only of members with a polygon): decided once per member.
         var isSealable = [Bool](repeating: false, count: members.count)
         if seals { for p in input { isSealable[p.member] = Painter.isSealable(members[p.member]) } }
@@ -387,12 +398,13 @@ final class Painter {
         var polygons: [ScenePolygon] = []
         polygons.reserveCapacity(members.count)
         var whole = [ScenePolygon?](repeating: nil, count: members.count)
-        for (i, m) in members.enumerated() {
-            let h = Homography(m.transform)
+        for i in members.indices {
+            // (The member's fields read where they lie: a copy of the whole member costs more than these tests.)
+            let node = members[i].node, transform = members[i].transform
             // Back faces: the plane's winding in the owner's plane is reversed (det < 0).
-            if !m.node.isDoubleSided && h.matrix.determinant < 0 { continue }
-            guard m.node.opacity * m.inheritedOpacity > 0,
-                  let p = ScenePolygon(outline: Painter.depthOutline(m.node), transform: m.transform, member: i)
+            if !node.isDoubleSided && Homography(transform).matrix.determinant < 0 { continue }
+            guard node.opacity * members[i].inheritedOpacity > 0,
+                  let p = Painter.depthPolygon(node, transform: transform, member: i)
             else { continue }
             polygons.append(p)
             whole[i] = p
