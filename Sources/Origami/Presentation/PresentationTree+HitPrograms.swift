@@ -145,9 +145,6 @@ struct FrontmostMember {
     let zPosition: Double
     /// Owner plane → member plane (`Plane.fromOwner`, never nil here).
     let map: Homography
-    /// Rejects, before the division, touches whose local point is surely outside `bounds` — only for a member
-    /// that such a touch cannot make a candidate (it masks or has no scene); the others never reject.
-    let outside: OutsideTest
     let bounds: PresentationTree.ContentBounds
     /// `toOwner`: rows 1, 2, 4, and row 3 for the non-planar case.
     let toOwner: Transform3D
@@ -191,42 +188,11 @@ struct FrontmostMember {
                     hasOutline: !plane.outline.isEmpty, hasScene: hasScene(m),
                     planar: t.m31.isFinite && t.m32.isFinite && t.m33.isFinite && t.m34.isFinite,
                     affineContext: affine, sceneFreeContext: sceneFree, zPosition: plane.zPosition, map: map,
-                    outside: plane.masksToBounds || !hasScene(m) ? OutsideTest(plane.bounds) : .never,
                     bounds: plane.bounds, toOwner: t))
             }
             starts.append(members.count)
         }
         return (members, starts)
-    }
-}
-
-/// Whether a homogeneous image `h` (X, Y, W) surely lands outside a member's bounds, decided without dividing:
-/// `X < lo·W` and the like, with `lo`, `hi` the bounds widened by a margin `m` of 2⁻²⁰ × (the bounds' magnitudes
-/// + 1). Only W in [2⁻⁹⁰⁰, 2⁹⁰⁰] and bounds within ±2¹⁰⁰ are tested, so `lo·W` neither overflows nor loses
-/// more than 2⁻¹⁰⁷⁵ to underflow. There `X < fl(lo·W)` gives `X/W < lo·(1 + 2⁻⁵³) + 2⁻¹⁷⁵ ≤ minX − m/2` (the
-/// rounding of `lo` itself is below |lo|·2⁻⁵³), and rounding is monotone, so `fl(X/W) < minX`: `contains` fails
-/// on the divided point as it would have (the same on the other three sides, either y orientation). Anything
-/// else — W out of range, a NaN, a point near an edge — answers false and takes the exact test.
-struct OutsideTest {
-    let loX: Double, hiX: Double, loY: Double, hiY: Double
-
-    /// Never rejects: `X < −∞` and `X > +∞` are false for any X.
-    static let never = OutsideTest(loX: -.infinity, hiX: .infinity, loY: -.infinity, hiY: .infinity)
-
-    init(loX: Double, hiX: Double, loY: Double, hiY: Double) {
-        self.loX = loX; self.hiX = hiX; self.loY = loY; self.hiY = hiY
-    }
-
-    init(_ b: PresentationTree.ContentBounds) {
-        let magnitude = abs(b.minX) + abs(b.maxX) + abs(b.minY) + abs(b.maxY)
-        guard magnitude < 0x1p99 else { self = .never; return }   // also a NaN or an infinite bound
-        let m = (magnitude + 1) * 0x1p-20
-        self.init(loX: b.minX - m, hiX: b.maxX + m, loY: b.minY - m, hiY: b.maxY + m)
-    }
-
-    @inline(__always) func rejects(_ h: Vector3) -> Bool {
-        guard h.z >= 0x1p-900 && h.z <= 0x1p900 else { return false }
-        return h.x < loX * h.z || h.x > hiX * h.z || h.y < loY * h.z || h.y > hiY * h.z
     }
 }
 
@@ -490,8 +456,6 @@ extension PresentationTree {
         // `map.apply(p)` with its tests reordered, as a tree-order leaf does: outside the bounds, a member that
         // masks or has no scene is no candidate, image or not.
         let h = member.pointee.map.applyHomogeneous(p)
-        // Most members a touch misses are missed far from their edges: no division for those (`OutsideTest`).
-        if divide && member.pointee.outside.rejects(h) { return nil }
         let local = divide ? CGPoint(x: h.x / h.z, y: h.y / h.z) : CGPoint(x: h.x, y: h.y)
         let inside = member.pointee.bounds.contains(local), hasScene = member.pointee.hasScene
         if !inside && (member.pointee.masksToBounds || !hasScene) { return nil }
