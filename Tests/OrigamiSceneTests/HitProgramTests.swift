@@ -324,7 +324,7 @@ struct HitProgramTests {
     /// ±0, subnormal, ordinary and huge values, against points of the same and non-finite coordinates.
     @Test("a translation step maps points exactly as the affine step does")
     func translationBits() {
-        let values: [Double] = [0, -0.0, 5e-324, -5e-324, 1e-300, 0.5, -3.25, 100, -1e12, 1e12, 3e300, -1.7e308]
+        let values: [Double] = [0, -0.0, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, 1e-300, 0.5, -3.25, 100, -1e12, 1e12, 3e300, -1.7e308]
         let coordinates = values + [.infinity, -.infinity, .nan]
         var translations = 0, images = 0
         for t1 in values {
