@@ -11,11 +11,8 @@ struct ColorFilter: Sendable {
 
     static let identity = ColorFilter(stages: [])
 
-    /// The shade applied first, then this (outer) filter.
-    func inner(_ shade: FaceShade?) -> ColorFilter { inner(multiply: shade?.multiply, add: shade?.add) }
-
-    /// A shade's uniform part (`FaceShade.multiply`, `.add`) applied first, then this (outer) filter: for a caller
-    /// that reads the two colours where the shade is kept, without copying the whole shade.
+    /// A shade's uniform part (`FaceShade.multiply`, `.add`) applied first, then this (outer) filter. It takes the
+    /// two colours rather than the shade, so a caller reads them where the shade is kept without copying it.
     func inner(multiply: Color?, add: Color?) -> ColorFilter {
         guard multiply != nil || add != nil else { return self }
         let stage = Stage(multiply: (multiply ?? .white).clamped, add: (add ?? .black).clamped)
