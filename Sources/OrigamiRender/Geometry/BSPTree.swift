@@ -301,16 +301,8 @@ struct BSPTree {
                 return ra.0 != rb.0 ? ra.0 < rb.0 : ra.1 < rb.1
             }
             if count <= Self.insertionSortLimit {
-                // A node's coplanar polygons are few (often one or two, in order already): a stable insertion sort
-                // puts them in the order the stable `sort` below gives, without its set-up.
-                lists.withUnsafeMutableBufferPointer { ids in
-                    for n in (from + 1) ..< ids.count {
-                        let moving = ids[n]
-                        var m = n
-                        while m > from, precedes(moving, ids[m - 1]) { ids[m] = ids[m - 1]; m -= 1 }
-                        ids[m] = moving
-                    }
-                }
+                // A node's coplanar polygons are few: the order the stable `sort` below gives, without its set-up.
+                lists.withUnsafeMutableBufferPointer { $0.stableInsertionSort(from ..< $0.count, by: precedes) }
             } else {
                 lists[from...].sort(by: precedes)
             }

@@ -208,17 +208,12 @@ struct SharedEdges {
             for k in 0 ..< fragments.count { start[k + 1] += start[k] }
             var next = start, bucketed = [Int](repeating: 0, count: found.count)
             for (n, f) in found.enumerated() { bucketed[next[f.under]] = n; next[f.under] += 1 }
+            func precedes(_ a: Int, _ b: Int) -> Bool {
+                (found[a].cell, found[a].i, found[a].j) < (found[b].cell, found[b].i, found[b].j)
+            }
             for k in 0 ..< fragments.count where start[k] < start[k + 1] {
                 let bucket = start[k] ..< start[k + 1]
-                for n in bucket.dropFirst() {
-                    var m = n
-                    let moving = bucketed[n], key = (found[moving].cell, found[moving].i, found[moving].j)
-                    while m > bucket.lowerBound, case let o = bucketed[m - 1], key < (found[o].cell, found[o].i, found[o].j) {
-                        bucketed[m] = o
-                        m -= 1
-                    }
-                    bucketed[m] = moving
-                }
+                bucketed.withUnsafeMutableBufferPointer { $0.stableInsertionSort(bucket, by: precedes) }
                 sealed[k].reserveCapacity(bucket.count)
                 for n in bucket { sealed[k].append(found[bucketed[n]].edge) }
             }
