@@ -41,11 +41,26 @@ struct PlainFaceFillTests {
         return container
     }
 
-    static func pixels(_ scene: Layer, throughNode: Bool, sealsEdges: Bool = true) throws -> [UInt8] {
-        try paintedBytes(scene, size: size, sealsEdges: sealsEdges, drawsFacesThroughNode: throughNode)
+    static func pixels(_ scene: Layer, throughNode: Bool, sealsEdges: Bool = true, walk: Walk = .usual) throws -> [UInt8] {
+        switch walk {
+        case .usual:
+            return try paintedBytes(scene, size: size, sealsEdges: sealsEdges, drawsFacesThroughNode: throughNode)
+        case .collected:
+            return try paintedBytes(scene, size: size, sealsEdges: sealsEdges, collectsEveryFragment: true,
+                                    drawsFacesThroughNode: throughNode)
+        case .walkedTwice:
+            return try BSPTree.Recording.$limitOverride.withValue(0) {
+                try paintedBytes(scene, size: size, sealsEdges: sealsEdges, drawsFacesThroughNode: throughNode)
+            }
+        }
     }
 
-    @Test("Lit cubes, shaped solids, crossing planes and a sealed tent: drawNode's bytes, seals on and off",
+    /// How `drawScene` gets a scene's fragments: as it chooses (a lattice's first walk records them all), every one
+    /// collected in one walk, or a first walk that keeps none (the fills then stream from a second walk). The first
+    /// two paint the plain faces from `Painter.PlainFills` batches (a lattice of 64 cubes makes more than one).
+    enum Walk: CaseIterable { case usual, collected, walkedTwice }
+
+    @Test("Lit cubes, shaped solids, crossing planes and a sealed tent: drawNode's bytes, seals on and off, every walk",
           arguments: ["lattice", "unlit lattice", "shaped", "tent"], [true, false])
     func plainFacesPaintDrawNodesBytes(scene name: String, sealsEdges: Bool) throws {
         let scene: Layer
@@ -55,10 +70,12 @@ struct PlainFaceFillTests {
         case "shaped": scene = try Self.shapedSolids()
         default: scene = try TwoWalkSealTests.scene()
         }
-        let fast = try Self.pixels(scene, throughNode: false, sealsEdges: sealsEdges)
-        let reference = try Self.pixels(scene, throughNode: true, sealsEdges: sealsEdges)
-        let differing = zip(fast, reference).filter { $0 != $1 }.count
-        #expect(differing == 0, "\(differing) bytes differ")
+        for walk in Walk.allCases {
+            let fast = try Self.pixels(scene, throughNode: false, sealsEdges: sealsEdges, walk: walk)
+            let reference = try Self.pixels(scene, throughNode: true, sealsEdges: sealsEdges, walk: walk)
+            let differing = zip(fast, reference).filter { $0 != $1 }.count
+            #expect(differing == 0, "\(walk): \(differing) bytes differ")
+        }
     }
 
     @Test("The lattice's seals show: the pictures with and without them differ")

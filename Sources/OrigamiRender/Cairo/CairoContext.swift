@@ -55,9 +55,9 @@ final class CairoContext {
     }
 
     /// Adds `ring` to the current path as a closed subpath (nothing when it has fewer than 3 points).
-    private func addToPath(_ ring: Ring) {
-        guard ring.count >= 3 else { return }
-        cairo_move_to(handle, ring[0].x, ring[0].y)
+    private func addToPath<Points: RandomAccessCollection<PlanePoint>>(_ ring: Points) {
+        guard ring.count >= 3, let first = ring.first else { return }
+        cairo_move_to(handle, first.x, first.y)
         for p in ring.dropFirst() { cairo_line_to(handle, p.x, p.y) }
         cairo_close_path(handle)
     }
@@ -71,8 +71,9 @@ final class CairoContext {
         try check("cairo_fill")
     }
 
-    /// `fill([ring])` (the same calls) without making the array: a face or fragment filled once per paint.
-    func fill(_ ring: Ring) throws {
+    /// `fill([ring])` (the same calls) without making the array: a face or fragment filled once per paint, or a
+    /// ring in a pool of them (`Painter.PlainFills`).
+    func fill<Points: RandomAccessCollection<PlanePoint>>(_ ring: Points) throws {
         cairo_new_path(handle)
         addToPath(ring)
         cairo_set_fill_rule(handle, CAIRO_FILL_RULE_WINDING)

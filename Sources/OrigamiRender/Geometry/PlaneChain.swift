@@ -82,18 +82,31 @@ struct PlaneChain: Sendable {
     /// The ring mapped into device space and clipped to the viewport; empty when nothing of it is in front of
     /// the eye within the viewport.
     /// A ring with a coordinate that is not finite, or that overflows on the way, draws nothing.
-    func map(_ ring: Ring) -> Ring { map(ring, first: nil, affine: affine) }
+    func map(_ ring: Ring) -> Ring {
+        var out: Ring = []
+        map(ring, first: nil, affine: affine, into: &out)
+        return out
+    }
 
     /// `prepending(h).map(ring)` (the same arithmetic, the same ring) without making the prepended chain: a face's
     /// outline, mapped once per paint.
     func map(_ ring: Ring, after h: Homography) -> Ring {
-        map(ring, first: h, affine: Self.affineProduct(first: h, levels))
+        var out: Ring = []
+        map(ring, after: h, into: &out)
+        return out
     }
 
-    /// The ring through `first` (when given), then `levels`; `affine` is the product of those levels when affine.
-    private func map(_ ring: Ring, first: Homography?, affine: Matrix3?) -> Ring {
+    /// `map(_:after:)`'s ring in `out` (its former points removed, its capacity kept): a scratch ring reused from
+    /// one face to the next.
+    func map(_ ring: Ring, after h: Homography, into out: inout Ring) {
+        map(ring, first: h, affine: Self.affineProduct(first: h, levels), into: &out)
+    }
+
+    /// The ring through `first` (when given), then `levels`, into `out` (emptied first); `affine` is the product of
+    /// those levels when affine.
+    private func map(_ ring: Ring, first: Homography?, affine: Matrix3?, into out: inout Ring) {
+        out.removeAll(keepingCapacity: true)
         if let m = affine {
-            var out: Ring = []
             out.reserveCapacity(ring.count)
             var inside = true
             for p in ring {
@@ -106,29 +119,32 @@ struct PlaneChain: Sendable {
             }
             if inside {
                 if out.count > 1, out.first == out.last { out.removeLast() }
-                return out.count >= 3 ? out : []
+                if out.count < 3 { out.removeAll(keepingCapacity: true) }
+                return
             }
+            out.removeAll(keepingCapacity: true)
         }
-        if let mapped = mapWithoutClipping(ring, first: first) { return mapped }
+        if mapWithoutClipping(ring, first: first, into: &out) { return }
         var r = ring.map { HomogeneousPoint(x: $0.x, y: $0.y, w: 1) }
         for h in (first.map { [$0] } ?? []) + levels {
             r = Self.map(r, through: h)
-            guard r.count >= 3, r.allSatisfy(\.isFinite) else { return [] }
+            guard r.count >= 3, r.allSatisfy(\.isFinite) else { return }
         }
-        return r.divided(within: viewport)
+        out = r.divided(within: viewport)
     }
 
     /// The homogeneous path for a ring that no clip would cut: every point in front of the eye (w ≥ 0) at every
     /// level and inside the viewport's frustum at the end — a face of a 3D scene on the canvas, the usual case.
     /// Each clip would then hand its ring back unchanged, so this does the same arithmetic (the same products,
     /// `normalized`, the same side tests, division and clamp) on one scratch buffer instead of an array per step;
-    /// `nil` when some clip would cut (the caller then takes the general path from the start).
-    private func mapWithoutClipping(_ ring: Ring, first: Homography?) -> Ring? {
+    /// The ring goes into `out` (empty); false (and `out` still empty) when some clip would cut (the caller then
+    /// takes the general path from the start).
+    private func mapWithoutClipping(_ ring: Ring, first: Homography?, into out: inout Ring) -> Bool {
         let n = ring.count
-        guard n >= 3, n <= 64 else { return nil }
+        guard n >= 3, n <= 64 else { return false }
         // The side `clipped(a:b:c:)` tests.
         func side(_ p: HomogeneousPoint, _ a: Double, _ b: Double, _ c: Double) -> Double { a * p.x + b * p.y + c * p.w }
-        return withUnsafeTemporaryAllocation(of: HomogeneousPoint.self, capacity: n) { r -> Ring? in
+        return withUnsafeTemporaryAllocation(of: HomogeneousPoint.self, capacity: n) { r -> Bool in
             for (i, p) in ring.enumerated() { r[i] = HomogeneousPoint(x: p.x, y: p.y, w: 1) }
             // One level: false when some point would be cut.
             func apply(_ h: Homography) -> Bool {
@@ -144,16 +160,15 @@ struct PlaneChain: Sendable {
                 }
                 return true
             }
-            if let first, !apply(first) { return nil }
-            for h in levels where !apply(h) { return nil }
+            if let first, !apply(first) { return false }
+            for h in levels where !apply(h) { return false }
             let v = viewport
             for i in 0..<n {
                 let p = r[i]
                 // `divided(within:)`'s clips, in its order: each would keep a point on its inner side.
                 guard side(p, 0, 0, 1) >= 0, side(p, 1, 0, -v.minX) >= 0, side(p, -1, 0, v.maxX) >= 0,
-                      side(p, 0, 1, -v.minY) >= 0, side(p, 0, -1, v.maxY) >= 0 else { return nil }
+                      side(p, 0, 1, -v.minY) >= 0, side(p, 0, -1, v.maxY) >= 0 else { return false }
             }
-            var out: Ring = []
             out.reserveCapacity(n)
             for i in 0..<n where r[i].w > 0 {
                 let p = r[i]
@@ -161,7 +176,8 @@ struct PlaneChain: Sendable {
                 if q.isFinite, out.last != q { out.append(q) }
             }
             if out.count > 1, out.first == out.last { out.removeLast() }
-            return out.count >= 3 ? out : []
+            if out.count < 3 { out.removeAll(keepingCapacity: true) }
+            return true
         }
     }
 

@@ -57,6 +57,21 @@ struct EdgeSeal {
     let under: Ring
 }
 
+/// The scratch `Ring.extended(along:by:tolerance:appendingTo:scratch:)` clips each edge's strips in, kept from one
+/// face to the next (a painter extends thousands of faces per paint).
+struct SealScratch {
+    /// The strip being clipped and its spare, the pieces' far corners one after another, and the pieces.
+    fileprivate var strip: Ring, spare: Ring, far: Ring
+    fileprivate var pieces: [(from: Double, to: Double, far: Range<Int>)]
+
+    init() {
+        strip = []; spare = []; far = []; pieces = []
+        // A strip clipped by a convex `under` keeps at most 4 + one point per cut: ample for a face's seals.
+        strip.reserveCapacity(16); spare.reserveCapacity(16); far.reserveCapacity(16); pieces.reserveCapacity(4)
+    }
+
+}
+
 extension Array where Element == PlanePoint {
     /// The ring with each edge that runs along seals' segments pushed out by up to `distance`, but only as far as
     /// the seals' `under` polygons reach: the strip beyond the edge, clipped to each `under` (the later face's
@@ -66,32 +81,38 @@ extension Array where Element == PlanePoint {
     /// fragment of the other face painted earlier), the ring stays on the edge.
     func extended(along seals: [EdgeSeal], by distance: Double, tolerance: Double) -> Ring {
         guard count >= 3, !seals.isEmpty, distance > 0 else { return self }
-        var area = 0.0
-        for i in indices { let a = self[i], b = self[(i + 1) % count]; area += a.x * b.y - b.x * a.y }
-        guard area != 0, area.isFinite else { return self }
-        let sign: Double = area > 0 ? 1 : -1
         var out: Ring = []
         out.reserveCapacity(count + 6 * seals.count)
+        var scratch = SealScratch()
+        extended(along: seals, by: distance, tolerance: tolerance, appendingTo: &out, scratch: &scratch)
+        return out
+    }
+
+    /// `extended(along:by:tolerance:)`'s ring appended to `out` (a pool of many faces' rings), with `scratch` reused
+    /// from one face to the next: the same points, without the ring's and the scratch's arrays per face.
+    func extended(along seals: [EdgeSeal], by distance: Double, tolerance: Double, appendingTo out: inout Ring,
+                  scratch: inout SealScratch) {
+        guard count >= 3, !seals.isEmpty, distance > 0 else { out.append(contentsOf: self); return }
+        var area = 0.0
+        for i in indices { let a = self[i], b = self[(i + 1) % count]; area += a.x * b.y - b.x * a.y }
+        guard area != 0, area.isFinite else { out.append(contentsOf: self); return }
+        let sign: Double = area > 0 ? 1 : -1
         // A big solid's cap can carry thousands of seals along thousands of edges: ask a grid, not every seal.
         let index = seals.count > SealGrid.linearLimit ? SealGrid(seals, tolerance: tolerance) : nil
-        // Scratch reused by every edge and strip (a face is extended once per paint, and this is its hot part): the
-        // strip being clipped and its spare, the pieces' far corners one after another, and the pieces.
-        var strip: Ring = [], spare: Ring = [], far: Ring = []
-        var pieces: [(from: Double, to: Double, far: Range<Int>)] = []
-        // A strip clipped by a convex `under` keeps at most 4 + one point per cut: ample for a face's seals.
-        strip.reserveCapacity(16); spare.reserveCapacity(16); far.reserveCapacity(16); pieces.reserveCapacity(4)
+        // Scratch reused by every edge and strip (a face is extended once per paint, and this is its hot part).
         for i in indices {
             let p = self[i], q = self[(i + 1) % count]
             out.append(p)
-            // (Emptied only when used: `removeAll` costs a call even on an empty array, and most edges have no seal.)
-            if !pieces.isEmpty { pieces.removeAll(keepingCapacity: true); far.removeAll(keepingCapacity: true) }
+            // (Emptied only when used: `removeAll` costs a call even on an empty array, and most edges have no seal.
+            // `far` holds points only while `pieces` holds their pieces: `strip` takes back what it does not keep.)
+            if !scratch.pieces.isEmpty { scratch.pieces.removeAll(keepingCapacity: true); scratch.far.removeAll(keepingCapacity: true) }
             // Each later polygon's piece of the strip, from p to q: down to the edge between pieces, so a gap
             // between them stays exact.
             func addPiece(under: Ring) {
-                let start = far.count
+                let start = scratch.far.count
                 if let piece = Self.strip(from: p, to: q, outwardSign: sign, distance: distance, under: under,
-                                          strip: &strip, spare: &spare, far: &far) {
-                    pieces.append((piece.from, piece.to, start..<far.count))
+                                          strip: &scratch.strip, spare: &scratch.spare, far: &scratch.far) {
+                    scratch.pieces.append((piece.from, piece.to, start..<scratch.far.count))
                 }
             }
             if let index {
@@ -99,19 +120,18 @@ extension Array where Element == PlanePoint {
             } else {
                 for seal in seals where seal.segment.isRunAlong(from: p, to: q, tolerance: tolerance) { addPiece(under: seal.under) }
             }
-            guard !pieces.isEmpty else { continue }
+            guard !scratch.pieces.isEmpty else { continue }
             // (A piece means the edge has a length: `strip` asks for it.)
             let dx = q.x - p.x, dy = q.y - p.y, l = hypot(dx, dy)
             let ux = dx / l, uy = dy / l
             func on(_ t: Double) -> PlanePoint { PlanePoint(p.x + ux * t, p.y + uy * t) }
-            if pieces.count > 1 { pieces.sort { $0.from < $1.from } }
-            for piece in pieces {
+            if scratch.pieces.count > 1 { scratch.pieces.sort { $0.from < $1.from } }
+            for piece in scratch.pieces {
                 out.append(on(piece.from))
-                out.append(contentsOf: far[piece.far])
+                out.append(contentsOf: scratch.far[piece.far])
                 out.append(on(piece.to))
             }
         }
-        return out
     }
 
     /// The strip `distance` wide beyond the edge p→q, clipped to the convex ring `under`: where its base runs along

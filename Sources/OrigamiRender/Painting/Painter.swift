@@ -56,16 +56,17 @@ final class Painter {
         // (Worked out by a function of its own: its temporaries stay off this frame, which nested contexts stack.)
         let order = Painter.sceneOrder(members, seals: seal > 0, collectsEveryFragment: collectsEveryFragment)
         let input = order.input, whole = order.whole, candidates = order.candidates, sealing = order.sealing
-        var plain: [PlainFace??] = Array(repeating: nil, count: members.count)
+        var plain = PlainFaces(count: members.count)
         // Each later fragment's polygon on the device, mapped once: a big solid's cap is the `under` of thousands
         // of seals.
         var devicePolygons: [Ring??] = []
-        // The first seal under each later fragment (a fragment seals under a few later ones at most).
-        func seals(_ k: Int) -> [EdgeSeal] {
-            guard let sealing, !sealing.edges.sealed[k].isEmpty else { return [] }
+        // The first seal under each later fragment (a fragment seals under a few later ones at most), into `out`
+        // (emptied first).
+        func seals(_ k: Int, into out: inout [EdgeSeal]) {
+            out.removeAll(keepingCapacity: true)
+            guard let sealing, !sealing.edges.sealed[k].isEmpty else { return }
             if devicePolygons.isEmpty { devicePolygons = Array(repeating: nil, count: sealing.fragments.count) }
             let edges = sealing.edges.sealed[k]
-            var out: [EdgeSeal] = []
             out.reserveCapacity(edges.count)
             for (i, e) in edges.enumerated() where !edges[..<i].contains(where: { $0.later == e.later }) {
                 guard let segment = chain.map(e.segment) else { continue }
@@ -78,34 +79,27 @@ final class Painter {
                 }
                 if let under { out.append(EdgeSeal(segment: segment, under: under)) }
             }
+        }
+        func seals(_ k: Int) -> [EdgeSeal] {
+            var out: [EdgeSeal] = []
+            seals(k, into: &out)
             return out
         }
         // The painter's side of the fills first — each drawn member's plain face, each sealing fragment's seals —
         // then the fills: interleaved face by face, the painter's code and Cairo's did not fit the instruction cache
         // together (each of thousands of faces fetched both again).
-        preparePlainFaces(members, drawn: whole, chain: chain, filter: filter, plain: &plain)
-        let sealedByFragment = sealing.map { $0.fragments.indices.map { seals($0) } } ?? []
-        if order.collectsAll, let sealing {
-            var pieces = [Int](repeating: 0, count: members.count)
-            for f in sealing.fragments { pieces[f.member] += 1 }
-            for (k, f) in sealing.fragments.enumerated() {
-                // A whole face is drawn from its own outline: its fragment's ring is not made.
-                let isWhole = pieces[f.member] == 1
-                try drawFragment(isWhole ? [] : f.flattened, member: f.member, isWhole: isWhole, outer: sealing.edges.outer[k],
-                                 sealed: sealedByFragment[k], members: members, chain: chain, filter: filter, plain: &plain)
-            }
+        if order.collectsAll || order.recording != nil {
+            try paintKnownFragments(order, members: members, chain: chain, filter: filter, plain: &plain,
+                                    seals: { k, out in seals(k, into: &out) })
             return
         }
-        var boundaries: [SharedEdges.Boundary??] = Array(repeating: nil, count: members.count)
-        func boundary(_ m: Int) -> SharedEdges.Boundary? {
-            if let known = boundaries[m] { return known }
-            let b = whole[m].map { SharedEdges.Boundary($0.points) }
-            boundaries[m] = .some(b)
-            return b
-        }
+        // A walk that streams its fragments (a scene of crossing planes, of which none or a few may seal).
+        preparePlainFaces(members, drawn: whole, chain: chain, filter: filter, plain: &plain)
+        let sealedByFragment = sealing.map { $0.fragments.indices.map { seals($0) } } ?? []
+        var boundaries = OuterEdges(whole)
         // The k-th fragment of a candidate member in this walk is `sealing.fragments[k]`: the two walks are the same.
         var k = 0
-        try Painter.depthOrder(input, members: members, replaying: order.recording) { f in
+        try Painter.depthOrder(input, members: members) { f in
             let sealed: [EdgeSeal], outer: [PlaneSegment]
             if sealing != nil, candidates[f.member] {
                 sealed = sealedByFragment[k]
@@ -113,7 +107,7 @@ final class Painter {
                 k += 1
             } else {
                 sealed = []
-                outer = f.isWhole ? [] : boundary(f.member)?.outerEdges(of: f.points) ?? []
+                outer = boundaries.of(f)
             }
             // (A whole face is drawn from its own outline: its fragment's ring is not made.)
             try drawFragment(f.isWhole ? [] : f.points.map { PlanePoint($0.x, $0.y) }, member: f.member, isWhole: f.isWhole,
@@ -128,7 +122,7 @@ final class Painter {
     ///   - plain: per member, decided once: whether its face is one plain fill, that fill's colour and outline.
     private func drawFragment(_ flattened: Ring, member: Int, isWhole: Bool, outer outerEdges: [PlaneSegment],
                               sealed: [EdgeSeal], members: [RenderMember], chain: PlaneChain, filter: ColorFilter,
-                              plain: inout [PlainFace??]) throws {
+                              plain: inout PlainFaces) throws {
         let m = members[member]
         if isWhole {
             // (The plain fill in a function of its own: this frame is on the stack once per level of a deep tree.)
@@ -180,20 +174,203 @@ final class Painter {
 
         /// `m` in the context `chain` maps to the device.
         init?(_ m: RenderMember, in chain: PlaneChain, filter: ColorFilter) {
-            let node = m.node
-            guard node.contents == nil, node.textRings.isEmpty, node.members.isEmpty, !node.masksToBounds,
-                  node.borderWidth <= 0 || node.borderColor.alpha <= 0 else { return nil }
-            let plan = Plan(node, filter: filter, seal: true)
-            guard plan.alpha >= 1, plan.shadesGroup == nil, plan.overlay == nil,
-                  case let .color(fill) = plan.background else { return nil }
-            // `drawNode`'s `chain.prepending(Homography(node.transform)).map(node.outline)` for the one ring an outline
-            // is (`outlineRing`), without the prepended chain and the arrays around the ring.
-            let ring = chain.map(node.outlineRing, after: Homography(node.transform))
-            guard ring.count >= 3, ring.isConvex else { return nil }
-            color = (fill.red, fill.green, fill.blue, fill.alpha)
+            var ring: Ring = []
+            guard let style = Style(m, in: chain, filter: filter, outline: &ring) else { return nil }
+            color = style.color
             outline = ring
-            extendsUnderSeals = plan.isSealed
-            clipsToOutline = node.shape != nil
+            extendsUnderSeals = style.extendsUnderSeals
+            clipsToOutline = style.clipsToOutline
+        }
+
+        /// A plain face's fill without its outline, which goes into a ring the caller keeps (`PlainFills.Scratch`).
+        struct Style {
+            let color: (r: Double, g: Double, b: Double, a: Double)
+            let extendsUnderSeals: Bool
+            let clipsToOutline: Bool
+
+            /// `PlainFace(m, in: chain, filter: filter)`'s values, its outline in `outline` (replaced, whether or not
+            /// the face is plain).
+            init?(_ m: RenderMember, in chain: PlaneChain, filter: ColorFilter, outline: inout Ring) {
+                let node = m.node
+                outline.removeAll(keepingCapacity: true)
+                guard node.contents == nil, node.textRings.isEmpty, node.members.isEmpty, !node.masksToBounds,
+                      node.borderWidth <= 0 || node.borderColor.alpha <= 0 else { return nil }
+                let plan = Plan(node, filter: filter, seal: true)
+                guard plan.alpha >= 1, plan.shadesGroup == nil, plan.overlay == nil,
+                      case let .color(fill) = plan.background else { return nil }
+                // `drawNode`'s `chain.prepending(Homography(node.transform)).map(node.outline)` for the one ring an
+                // outline is (`outlineRing`), without the prepended chain and the arrays around the ring.
+                chain.map(node.outlineRing, after: Homography(node.transform), into: &outline)
+                guard outline.count >= 3, outline.isConvex else { return nil }
+                color = (fill.red, fill.green, fill.blue, fill.alpha)
+                extendsUnderSeals = plan.isSealed
+                clipsToOutline = node.shape != nil
+            }
+        }
+    }
+
+    /// A batch of a scene's fills in paint order, when every fragment is known ahead (`paintKnownFragments`): each
+    /// whole plain face's device ring (extended along its seals) in one pool, so that the fill loop is Cairo's calls
+    /// alone — no member, node, outline array or seal read between two fills, and no array per face made and freed.
+    /// Every other fragment is drawn in its turn by `drawFragment`.
+    struct PlainFills {
+        struct Fill {
+            /// The ring is `pool[start ..< start + count]`; `count < 0`: `others[start]` is drawn here.
+            var start: Int, count: Int
+            /// A shaped face: what it fills is clipped to its ring (`PlainFace.clipsToOutline`).
+            var clips: Bool
+            var color: (r: Double, g: Double, b: Double, a: Double)
+        }
+        var fills: [Fill] = []
+        var pool: Ring = []
+        /// Kept from one face to the next while they are made: its device outline, its seals, the extension's strips.
+        struct Scratch {
+            var outline: Ring = [], sealed: [EdgeSeal] = [], strips = SealScratch()
+        }
+        /// The fragments `drawFragment` draws, with what it is given for them.
+        var others: [(flattened: Ring, member: Int, isWhole: Bool, outer: [PlaneSegment], sealed: [EdgeSeal])] = []
+    }
+
+    /// Fills per `PlainFills` batch: the painter's side of a batch, then Cairo's (interleaved face by face, the
+    /// painter's code and Cairo's did not fit the instruction cache together), with the batch's pool small enough to
+    /// stay in the data cache and reused from one batch to the next.
+    static let fillBatch = 256
+
+    /// Paints a scene whose fragments are all known: collected (`order.sealing.fragments`) or recorded
+    /// (`order.recording`), in `PlainFills` batches; `seals(k, &out)` gives the k-th sealing fragment's seals. Works
+    /// out, too, the `PlainFace` of each member split into several fragments (into `plain`) ahead of its fragments'
+    /// turn, as `preparePlainFaces` would.
+    private func paintKnownFragments(_ order: SceneOrder, members: [RenderMember], chain: PlaneChain, filter: ColorFilter,
+                                     plain: inout PlainFaces, seals: (Int, inout [EdgeSeal]) -> Void) throws {
+        var batch = PlainFills(), scratch = PlainFills.Scratch()
+        // A face's 4 corners, and a few more where it is extended.
+        batch.fills.reserveCapacity(Self.fillBatch)
+        batch.pool.reserveCapacity(8 * Self.fillBatch)
+        // (`addFill` and `paint` are methods, not local functions capturing `batch` and `scratch`: accesses to those
+        // were checked at run time.)
+        if order.collectsAll, let sealing = order.sealing {
+            var pieces = [Int](repeating: 0, count: members.count)
+            for f in sealing.fragments { pieces[f.member] += 1 }
+            for (k, f) in sealing.fragments.enumerated() {
+                seals(k, &scratch.sealed)
+                addFill(member: f.member, isWhole: pieces[f.member] == 1, flattened: { f.flattened },
+                        outer: { sealing.edges.outer[k] }, to: &batch, scratch: &scratch, members: members, chain: chain,
+                        filter: filter, plain: &plain)
+                if batch.fills.count >= Self.fillBatch {
+                    try paint(&batch, members: members, chain: chain, filter: filter, plain: &plain)
+                }
+            }
+        } else if let recording = order.recording {
+            // The k-th fragment of a candidate member in this walk is `sealing.fragments[k]`: the two walks are the same.
+            var k = 0
+            var boundaries = OuterEdges(order.whole)
+            try Painter.depthOrder(order.input, members: members, replaying: recording) { f in
+                var outer: [PlaneSegment]?
+                if let sealing = order.sealing, order.candidates[f.member] {
+                    seals(k, &scratch.sealed)
+                    outer = sealing.edges.outer[k]
+                    k += 1
+                } else {
+                    scratch.sealed.removeAll(keepingCapacity: true)
+                }
+                addFill(member: f.member, isWhole: f.isWhole, flattened: { f.points.map { PlanePoint($0.x, $0.y) } },
+                        outer: { outer ?? boundaries.of(f) }, to: &batch, scratch: &scratch, members: members, chain: chain,
+                        filter: filter, plain: &plain)
+                if batch.fills.count >= Self.fillBatch {
+                    try paint(&batch, members: members, chain: chain, filter: filter, plain: &plain)
+                }
+            }
+        }
+        try paint(&batch, members: members, chain: chain, filter: filter, plain: &plain)
+    }
+
+    /// Paints `batch` in order and empties it (keeping its capacity).
+    private func paint(_ batch: inout PlainFills, members: [RenderMember], chain: PlaneChain, filter: ColorFilter,
+                       plain: inout PlainFaces) throws {
+        try batch.pool.withUnsafeBufferPointer { pool in
+            for fill in batch.fills {
+                guard fill.count >= 0 else {
+                    let o = batch.others[fill.start]
+                    try drawFragment(o.flattened, member: o.member, isWhole: o.isWhole, outer: o.outer, sealed: o.sealed,
+                                     members: members, chain: chain, filter: filter, plain: &plain)
+                    continue
+                }
+                try fillPlain(UnsafeBufferPointer(rebasing: pool[fill.start ..< fill.start + fill.count]), color: fill.color,
+                              clips: fill.clips)
+            }
+        }
+        batch.fills.removeAll(keepingCapacity: true)
+        batch.pool.removeAll(keepingCapacity: true)
+        if !batch.others.isEmpty { batch.others.removeAll(keepingCapacity: true) }
+    }
+
+    /// One fragment of `paintKnownFragments` (its seals in `scratch.sealed`): a whole plain face's ring (`fill(_:sealed:)`'s)
+    /// into the pool, else an entry of `others`.
+    private func addFill(member: Int, isWhole: Bool, flattened: () -> Ring, outer: () -> [PlaneSegment],
+                         to out: inout PlainFills, scratch: inout PlainFills.Scratch, members: [RenderMember],
+                         chain: PlaneChain, filter: ColorFilter, plain: inout PlainFaces) {
+        if isWhole, !drawsFacesThroughNode, !clipsEveryFragment,
+           let style = PlainFace.Style(members[member], in: chain, filter: filter, outline: &scratch.outline) {
+            let start = out.pool.count
+            if style.extendsUnderSeals && !scratch.sealed.isEmpty {
+                scratch.outline.extended(along: scratch.sealed, by: seal, tolerance: Self.deviceTolerance,
+                                         appendingTo: &out.pool, scratch: &scratch.strips)
+            } else {
+                out.pool.append(contentsOf: scratch.outline)
+            }
+            out.fills.append(PlainFills.Fill(start: start, count: out.pool.count - start, clips: style.clipsToOutline,
+                                             color: style.color))
+            return
+        }
+        if !isWhole {
+            _ = plainFace(members[member], member: member, chain: chain, filter: filter, plain: &plain)
+        } else if !drawsFacesThroughNode {
+            // Not plain (`PlainFace` would be nil too): `drawFragment` need not ask again.
+            plain[member] = .some(nil)
+        }
+        out.fills.append(PlainFills.Fill(start: out.others.count, count: -1, clips: false, color: (0, 0, 0, 0)))
+        // (A whole face is drawn from its own outline: its fragment's ring is not made.)
+        out.others.append((isWhole ? [] : flattened(), member, isWhole, isWhole ? [] : outer(), scratch.sealed))
+    }
+
+    /// The edges of a split fragment that lie on its member's own polygon, for a member that does not seal
+    /// (`SharedEdges.Boundary.outerEdges`): each member's boundary made on its first split fragment.
+    private struct OuterEdges {
+        let whole: [ScenePolygon?]
+        var boundaries: [SharedEdges.Boundary??]
+
+        init(_ whole: [ScenePolygon?]) {
+            self.whole = whole
+            boundaries = Array(repeating: nil, count: whole.count)
+        }
+
+        /// None for a whole face (it is drawn from its own outline).
+        mutating func of(_ f: BSPTree.Fragment) -> [PlaneSegment] {
+            guard !f.isWhole else { return [] }
+            let b: SharedEdges.Boundary?
+            if let known = boundaries[f.member] { b = known } else {
+                b = whole[f.member].map { SharedEdges.Boundary($0.points) }
+                boundaries[f.member] = .some(b)
+            }
+            return b?.outerEdges(of: f.points) ?? []
+        }
+    }
+
+    /// Per member of a scene, its `PlainFace` once worked out (`nil`: not yet). The storage is made when the first is
+    /// kept: a scene painted from `PlainFills` alone (a lattice's whole faces) never asks, and a row per member to
+    /// zero and free was work and cache lines for nothing.
+    struct PlainFaces {
+        private var faces: [PlainFace??] = []
+        let count: Int
+
+        init(count: Int) { self.count = count }
+
+        subscript(member: Int) -> PlainFace?? {
+            get { faces.isEmpty ? nil : faces[member] }
+            set {
+                if faces.isEmpty { faces = Array(repeating: nil, count: count) }
+                faces[member] = newValue
+            }
         }
     }
 
@@ -201,7 +378,7 @@ final class Painter {
     /// into `plain`, ahead of the fills (`plainFace` keeps it): the faces `drawFragment` would otherwise work out on
     /// each member's first fragment, the same values.
     private func preparePlainFaces(_ members: [RenderMember], drawn: [ScenePolygon?], chain: PlaneChain,
-                                   filter: ColorFilter, plain: inout [PlainFace??]) {
+                                   filter: ColorFilter, plain: inout PlainFaces) {
         guard !clipsEveryFragment else { return }
         for (i, m) in members.enumerated() where drawn[i] != nil {
             _ = plainFace(m, member: i, chain: chain, filter: filter, plain: &plain)
@@ -211,7 +388,7 @@ final class Painter {
     /// Fills a whole face the plain way when it is a `PlainFace` (decided once per member in `plain`); false when
     /// it is not and `drawNode` must draw it.
     private func fillIfPlain(_ m: RenderMember, member: Int, chain: PlaneChain, filter: ColorFilter, sealed: [EdgeSeal],
-                             plain: inout [PlainFace??]) throws -> Bool {
+                             plain: inout PlainFaces) throws -> Bool {
         guard let face = plainFace(m, member: member, chain: chain, filter: filter, plain: &plain) else { return false }
         try fill(face, sealed: sealed)
         return true
@@ -220,7 +397,7 @@ final class Painter {
     /// Member `member`'s `PlainFace`, worked out on its first fragment and kept in `plain` (none when every fragment
     /// takes the clip path).
     private func plainFace(_ m: RenderMember, member: Int, chain: PlaneChain, filter: ColorFilter,
-                           plain: inout [PlainFace??]) -> PlainFace? {
+                           plain: inout PlainFaces) -> PlainFace? {
         if let known = plain[member] { return known }
         let face = clipsEveryFragment ? nil : PlainFace(m, in: chain, filter: filter)
         plain[member] = .some(face)
@@ -233,14 +410,20 @@ final class Painter {
     private func fill(_ face: PlainFace, sealed: [EdgeSeal]) throws {
         let filled = face.extendsUnderSeals && !sealed.isEmpty
             ? face.outline.extended(along: sealed, by: seal, tolerance: Self.deviceTolerance) : face.outline
-        if face.clipsToOutline {
+        try fillPlain(filled, color: face.color, clips: face.clipsToOutline)
+    }
+
+    /// The Cairo calls of a plain face's fill (`fill(_:sealed:)`) for its device ring `filled`.
+    private func fillPlain<Points: RandomAccessCollection<PlanePoint>>(
+        _ filled: Points, color: (r: Double, g: Double, b: Double, a: Double), clips: Bool) throws {
+        if clips {
             try cr.withSavedState {
-                try cr.clip([filled])
-                cr.setColor(face.color)
-                try cr.fill([filled])
+                try cr.clip([Array(filled)])
+                cr.setColor(color)
+                try cr.fill(filled)
             }
         } else {
-            cr.setColor(face.color)
+            cr.setColor(color)
             try cr.fill(filled)
         }
     }
