@@ -137,4 +137,48 @@ import TestSupport
         }
         #expect(fewer > 100 && more > 100)   // both answers exercised
     }
+
+    /// `SharedEdges.Slabs`: two groups of edges it tells apart have no pair that passes `overlap` either way round. One
+    /// edge of the second group runs along one of the first at 0–3 tolerances across its line (along one of the slabs'
+    /// axes, so the groups' intervals there are that far apart), each group's other edge on its own side: the margin
+    /// of two tolerances is crossed both ways.
+    @Test(arguments: 0..<4 as Range<UInt64>)
+    func slabsPartNoSealingEdges(seed: UInt64) {
+        var g = SplitMix(seed)
+        func r(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &g) }
+        var apart = 0, sealing = 0, wrong = 0
+        for _ in 0..<5_000 {
+            let scale = [1.0, 300, 1e5][Int.random(in: 0..<3, using: &g)]
+            let a = Vector3(r(-1...1), r(-1...1), r(-1...1)) * scale
+            let b = a + Vector3(r(-1...1), r(-1...1), r(-1...1)) * (scale * r(0.001...1))
+            let tol = SharedEdges.tolerance(a, b), length = (b - a).length
+            let side = ((b - a).cross(Vector3(r(-1...1), r(-1...1), r(-1...1)))).normalized() ?? .unitX
+            let across = (b - a).cross(side).normalized() ?? .unitY
+            let off = tol * r(0.9...1.1) * [0, 0.5, 1, 1.5, 2, 2.2, 3][Int.random(in: 0..<7, using: &g)]
+            func end(_ t: Double) -> Vector3 { a + (b - a) * t + side * off }
+            let c = end(r(-0.5...1.5)), d = end(r(-0.5...1.5))
+            let edges: [(Vector3, Vector3)] = [
+                (a, b), (a - side * (length * r(0.1...1)), b + across * (length * r(-1...1)) - side * (length * r(0...1))),
+                (c, d), (c + side * (length * r(0.1...1)), d + across * (length * r(-1...1)) + side * (length * r(0...1))),
+            ]
+            // One to three axes, `side` among them.
+            let axes = ([side] + [(b - a) / length, across].prefix(Int.random(in: 0...2, using: &g))).shuffled(using: &g)
+            let slabs = SharedEdges.Slabs([[0, 1][...], [2, 3][...]], axes: axes,
+                                          tolerance: edges.reduce(0.0) { Swift.max($0, SharedEdges.tolerance($1.0, $1.1)) },
+                                          ends: { edges[$0].0 }, following: { edges[$0].1 }, follows: { _ in false })
+            var seals = false
+            for i in 0..<2 { for j in 2..<4 {
+                let (p, q) = edges[i], (s, t) = edges[j]
+                if SharedEdges.overlap(p, q, s, t) || SharedEdges.overlap(s, t, p, q) { seals = true }
+            } }
+            let isApart = slabs.apart(0, 1)
+            if isApart { apart += 1 }
+            if seals { sealing += 1 }
+            if isApart && seals { wrong += 1 }
+        }
+        #expect(wrong == 0)
+        // Both answers are exercised, each many times.
+        #expect(apart > 1_000)
+        #expect(sealing > 500)
+    }
 }

@@ -38,7 +38,14 @@ struct BSPTree {
 
         /// For a walk over polygons of `corners` corners in all: room for four times as many (or 65 536), enough for a
         /// scene of solids' fragments, a small part of what many crossing planes make (200 of them: 489 k).
-        init(inputCorners corners: Int) { self.init(limit: Self.limitOverride ?? Swift.max(1 << 16, 4 * corners)) }
+        init(inputCorners corners: Int) {
+            self.init(limit: Self.limitOverride ?? Swift.max(1 << 16, 4 * corners))
+            // Room for the input's own fragments (a scene of solids is seldom split), within the bound: the arrays are
+            // not regrown from small.
+            let room = Swift.min(limit, corners)
+            points.reserveCapacity(room)
+            fragments.reserveCapacity(room / 3)
+        }
 
         /// Set by the tests (`0`: nothing is recorded) to take the second walk the recording saves.
         @TaskLocal static var limitOverride: Int?
@@ -52,7 +59,8 @@ struct BSPTree {
                 return
             }
             fragments.append((points.count, f.points.count, f.member, f.isWhole))
-            points += f.points
+            // (Corner by corner: `append(contentsOf:)`'s set-up costs more than a fragment's few corners.)
+            for p in f.points { points.append(p) }
         }
 
         /// Hands the recorded fragments to `body` in the order they were recorded (only when `isComplete`).
@@ -117,7 +125,8 @@ struct BSPTree {
         lists.reserveCapacity(2 * input.count)
         for p in input {
             let first = points.count
-            points += p.points
+            // (Corner by corner: `append(contentsOf:)`'s set-up costs more than a polygon's few corners.)
+            for q in p.points { points.append(q) }
             lists.append(polygons.count)
             polygons.append(makePolygon(start: first, count: p.points.count, member: p.member, isWhole: true))
         }

@@ -122,7 +122,10 @@ extension SharedEdges {
             for group in SharedEdges.grouped(edges.map { solid($0.member) }) where group.count > 1 {
                 for i in group where !candidates[edges[i].member] {
                     for j in group where isPartner(i, j) {
-                        for m in [edges[i].member, edges[j].member] where !candidates[m] { candidates[m] = true; unmarked -= 1 }
+                        // (Both members by hand: an array literal of the two cost an allocation per member marked.)
+                        let m = edges[i].member, n = edges[j].member
+                        if !candidates[m] { candidates[m] = true; unmarked -= 1 }
+                        if !candidates[n] { candidates[n] = true; unmarked -= 1 }
                         break
                     }
                 }

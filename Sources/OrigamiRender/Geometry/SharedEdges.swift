@@ -195,7 +195,14 @@ struct SharedEdges {
                     }
                 }
             }
-            Self.crossPairs(groups, boxes: boxes) { a, b in
+            // Solids far apart along one of a few axes cannot seal: their pairs of edges are not tried (`Slabs`).
+            let axes = Slabs.axes(groups[0].map { fragments[edges[$0].fragment] })
+            let slabs = edges.withUnsafeBufferPointer { edges in
+                Slabs(groups, axes: axes, tolerance: edges.reduce(0.0) { Swift.max($0, $1.line.tolerance) },
+                      ends: { edges[$0].a }, following: { edges[$0].b },
+                      follows: { i in i + 1 < edges.count && solids[i + 1] == solids[i] && edges[i + 1].a == edges[i].b })
+            }
+            Self.crossPairs(groups, boxes: boxes, apart: slabs.apart) { a, b in
                 let i = Swift.min(a, b), j = Swift.max(a, b), p = boxes[i], q = boxes[j]
                 guard edges[i].member != edges[j].member, Self.meet(p, q) else { return }
                 record(i, j, p, q)
@@ -298,7 +305,11 @@ struct SharedEdges {
     /// sweeping the groups' bounding boxes along x and, for two that meet, pairing the edges of each that reach
     /// into the other's box (a lattice turned by the camera: neighbours' boxes overlap though the solids keep
     /// apart, and only a few edges face each other).
-    static func crossPairs(_ groups: [ArraySlice<Int>], boxes: [(lo: Vector3, hi: Vector3)], _ body: (Int, Int) -> Void) {
+    ///
+    /// `apart(g, h)` (indices into `groups`), when given, is asked of two groups whose bounding boxes meet: true when no
+    /// edge of one can seal with an edge of the other, and their edges are not paired.
+    static func crossPairs(_ groups: [ArraySlice<Int>], boxes: [(lo: Vector3, hi: Vector3)],
+                           apart: ((Int, Int) -> Bool)? = nil, _ body: (Int, Int) -> Void) {
         typealias Box = (lo: Vector3, hi: Vector3)
         let bounds = groups.map { group -> Box in
             var b = boxes[group[group.startIndex]]
@@ -321,7 +332,7 @@ struct SharedEdges {
                     while k < swept.count, swept[k].lo.x <= p.hi.x {
                         let q = swept[k]
                         k += 1
-                        guard meet(p, q) else { continue }
+                        guard meet(p, q), apart?(order[n], order[k - 1]) != true else { continue }
                         reaching.removeAll(keepingCapacity: true)
                         for j in groups[order[k - 1]] where meet(boxes[j], p) { reaching.append(j) }
                         guard !reaching.isEmpty else { continue }
@@ -331,6 +342,76 @@ struct SharedEdges {
                     }
                 }
             }
+        }
+    }
+
+    /// Each group's extent along a few unit axes — the interval its edges' ends project to — to tell two groups apart
+    /// at once (a lattice of cubes turned by the camera: neighbours' bounding boxes overlap, and each cube's edges were
+    /// tried against the other's box, edge by edge, to find nothing).
+    ///
+    /// A seal between edge ab and edge cd needs `overlap`: c and d within the tolerance `tol` of ab's line and their
+    /// feet on it overlapping ab by more than `tol`. Then some point P of cd has its foot Q on the segment ab (the
+    /// overlap is not empty) and lies within `tol` of it (the distance to a line is convex along cd, at most `tol` at
+    /// both ends), so along any unit axis u, u · P and u · Q differ by at most `tol`: P's projection lies within its
+    /// group's interval, Q's within the other's, and the intervals come within `tol` of each other. Two groups whose
+    /// intervals along some axis are more than twice the largest tolerance apart therefore have no seal between them;
+    /// the second tolerance is room, ≈ 10⁶ times the rounding of the projections and of `overlap`'s own arithmetic
+    /// (a tolerance is 10⁻⁶ of its points' magnitude). True of any groups of edges and any axes, convex solids or not:
+    /// the axes only decide how many pairs are told apart.
+    struct Slabs {
+        private let axes: [Vector3]
+        /// Per group, per axis (`g * axes.count + a`): the least and greatest projection of its edges' ends.
+        private let lo: [Double], hi: [Double]
+        private let margin: Double
+
+        /// `start(i)`, `end(i)`: edge `i`'s two ends; `follows(i)`: whether its end is also the start of an edge of the
+        /// same group (the next edge of a fragment's ring: that point is taken there).
+        @inline(__always)
+        init(_ groups: [ArraySlice<Int>], axes: [Vector3], tolerance: Double, ends start: (Int) -> Vector3,
+             following end: (Int) -> Vector3, follows: (Int) -> Bool) {
+            // (Always three axes, the last repeated when fewer: each group's three intervals in one pass over its edges.)
+            let u = axes.isEmpty ? [] : (0 ..< 3).map { axes[Swift.min($0, axes.count - 1)] }
+            self.axes = u
+            margin = 2 * tolerance
+            var lo = [Double](repeating: 0, count: groups.count * u.count), hi = lo
+            if let u0 = u.first {
+                let u1 = u[1], u2 = u[2]
+                for (g, group) in groups.enumerated() {
+                    var l0 = Double.infinity, l1 = l0, l2 = l0, h0 = -l0, h1 = h0, h2 = h0
+                    for i in group {
+                        for k in 0 ..< (follows(i) ? 1 : 2) {
+                            let p = k == 0 ? start(i) : end(i)
+                            let p0 = u0.dot(p), p1 = u1.dot(p), p2 = u2.dot(p)
+                            l0 = Swift.min(l0, p0); h0 = Swift.max(h0, p0)
+                            l1 = Swift.min(l1, p1); h1 = Swift.max(h1, p1)
+                            l2 = Swift.min(l2, p2); h2 = Swift.max(h2, p2)
+                        }
+                    }
+                    lo[3 * g] = l0; lo[3 * g + 1] = l1; lo[3 * g + 2] = l2
+                    hi[3 * g] = h0; hi[3 * g + 1] = h1; hi[3 * g + 2] = h2
+                }
+            }
+            self.lo = lo
+            self.hi = hi
+        }
+
+        /// Whether groups `g` and `h` are more than `margin` apart along one of the axes (a non-finite projection
+        /// fails the test, and the pair's edges are tried).
+        func apart(_ g: Int, _ h: Int) -> Bool {
+            let n = axes.count, a = g * n, b = h * n
+            for k in 0 ..< n where lo[b + k] - hi[a + k] > margin || lo[a + k] - hi[b + k] > margin { return true }
+            return false
+        }
+
+        /// Up to three unit axes, no two within ≈ 25° of each other: the normals of `faces` (the first solid's), which
+        /// for a lattice of like solids turned alike are near their faces' normals, along which neighbours are apart.
+        static func axes(_ faces: [ScenePolygon]) -> [Vector3] {
+            var out: [Vector3] = []
+            for f in faces {
+                guard out.count < 3, let u = f.normal.normalized() else { continue }
+                if !out.contains(where: { abs($0.dot(u)) > 0.9 }) { out.append(u) }
+            }
+            return out
         }
     }
 

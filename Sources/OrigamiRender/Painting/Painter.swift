@@ -530,12 +530,18 @@ final class Painter {
                                               solid: { members[$0].solid }))
         } else if candidateCount > 0 {
             var fragments: [ScenePolygon] = []
+            fragments.reserveCapacity(candidateCount)
             // Every fragment is recorded too, up to a bound, so that painting need not walk the tree again (a lattice
             // of cubes); a scene that makes more (crossing planes of which a few may seal) walks twice.
             var record = BSPTree.Recording(inputCorners: input.reduce(0) { $0 + $1.points.count })
             Painter.depthOrder(input, members: members) { f in
                 record.append(f)
-                if candidates[f.member] { fragments.append(ScenePolygon(points: Array(f.points), member: f.member)) }
+                guard candidates[f.member] else { return }
+                // A whole polygon's fragment is its input polygon, corner for corner: that polygon (and its array) is
+                // kept, not a copy of it made.
+                if f.isWhole, let own = whole[f.member] { fragments.append(own) } else {
+                    fragments.append(ScenePolygon(points: Array(f.points), member: f.member))
+                }
             }
             if record.isComplete { recording = record }
             sealing = (fragments, SharedEdges(fragments: fragments, polygons: whole, outline: outline, sealable: sealable,
