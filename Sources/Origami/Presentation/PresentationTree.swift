@@ -360,7 +360,7 @@ public struct PresentationTree: Sendable {
             // One cast per class asked (a `Face` is no text layer: the class is final).
             let textLayer = face == nil ? layer as? TextLayer : nil
             let kind: Kind = !flattens ? .transformLayer : textLayer != nil ? .text : face != nil ? .face : .layer
-            // Built where it is stored (as a local it was built, then copied into the table).
+            // Appended as built: no local row to copy into the table.
             planes.append(Plane(
                 isTransformLayer: !flattens, isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting,
                 opacity: opacity, masksToBounds: layer.masksToBounds, isDoubleSided: layer.isDoubleSided,

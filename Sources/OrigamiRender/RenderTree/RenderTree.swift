@@ -88,8 +88,7 @@ public struct RenderTree: Sendable {
                     contextSlot[c] = space.count
                     space.append(tree.faceTransformsContext(of: c))
                 }
-                // (The shading through its optional and the context read in the call: binding either would copy it
-                // per member — the shading's lights array retained, the context's three 4×4 matrices.)
+                // (The context is read in the call: bound to a local, its three 4×4 matrices were copied per member.)
                 if lightingShading != nil {
                     return lightingShading?.shade(projected: transform, object: nodes[i].objectTransform,
                                                   in: space[contextSlot[c]], bounds: nodes[i].geometry.bounds)
