@@ -195,10 +195,11 @@ public struct PresentationTree: Sendable {
         /// The address of `fromOwner`'s buffer once a query made it, or 0.
         private let fromOwnerAddress = Atomic<Int>(0)
 
-        init(layers: [Layer], nodes: [Node], planes: [Plane], outlinePoints: [CGPoint], childList: [Int],
+        /// `planes`: a buffer of `nodes.count` rows the storage takes over (it frees it).
+        init(layers: [Layer], nodes: [Node], planes: UnsafeMutableBufferPointer<Plane>, outlinePoints: [CGPoint], childList: [Int],
              childListByZ: [Int], members: ([Int], [Int]), hitMembers: ([Int], [Int]), faceAboveRoot: Layer?) {
             self.layers = layers; self.nodes = nodes
-            self.planes = Self.frozen(planes)
+            self.planes = UnsafeBufferPointer(rebasing: planes[..<nodes.count])
             self.outlinePoints = Self.frozen(outlinePoints)
             self.childList = Self.frozen(childList)
             self.childListByZ = Self.frozen(childListByZ)
@@ -269,9 +270,7 @@ public struct PresentationTree: Sendable {
         root.layoutTreeIfNeeded()
         var layers: [Layer] = []
         var nodes: [Node] = []
-        var planes: [Plane] = []
         var outlinePoints: [CGPoint] = []
-        var spaces: [Transform3D] = []
         // One row per layer goes into each table: counting the layers first sizes them once. Grown by doubling, the
         // tables of a 7 000-layer tree (a `Node` is most of a kilobyte) were copied whole about a dozen times.
         // (Counted a sublayer list at a time: the lists are retained, not each layer copied into a work list.)
@@ -282,7 +281,14 @@ public struct PresentationTree: Sendable {
             for s in sublayers where !s.sublayers.isEmpty { pending.append(s.sublayers) }
         }
         layers.reserveCapacity(layerCount); nodes.reserveCapacity(layerCount)
-        planes.reserveCapacity(layerCount); spaces.reserveCapacity(layerCount)
+        // The plane rows are written straight into the buffer the tree's storage keeps (a table of 7 000 rows was
+        // built in an array, then copied whole into the storage's buffer).
+        let planes = UnsafeMutableBufferPointer<Plane>.allocate(capacity: layerCount)
+        // Per node, what its sublayers read of it besides its plane: its sublayer space, its level, and whether their
+        // content space is mirrored (its own parity and flip). One table apart from the nodes: reading
+        // `nodes[parent].geometry.isGeometryFlipped` copied the parent's whole geometry out of the node table.
+        var below: [(space: Transform3D, level: Int, sublayersFlipped: Bool)] = []
+        below.reserveCapacity(layerCount)
         // Per node, whether its content space is its bounds mirrored (`q` in `LayerGeometry.boundsMirror`).
         // A root placed on a canvas starts upright; a root placed in its superlayer's bounds space carries the
         // parity of the flips above it, and that space is itself mirrored on screen when the flips above the
@@ -312,7 +318,7 @@ public struct PresentationTree: Sendable {
             }
             let flattens = layer.isFlattening || (parent < 0 && placement == .renderedInOwnSpace)
             let owner: Int, toOwner: Transform3D, object: Transform3D, isFacePlane: Bool, inherited: Double
-            let contentFlipped = parent < 0 ? rootFlipped : planes[parent].contentFlipped != nodes[parent].geometry.isGeometryFlipped
+            let contentFlipped = parent < 0 ? rootFlipped : below[parent].sublayersFlipped
             // Content flips are rare: the products with the mirror are only formed for a flipped layer.
             func mirrored(_ m: Transform3D) -> Transform3D { contentFlipped ? g.boundsMirror(true).concatenating(m) : m }
             if parent < 0 {
@@ -327,7 +333,7 @@ public struct PresentationTree: Sendable {
                 inherited = 1
             } else {
                 let placement = mirrored(g.placementTransform)
-                let toParent = placement.concatenating(spaces[parent])
+                let toParent = placement.concatenating(below[parent].space)
                 if !planes[parent].isTransformLayer {
                     owner = parent
                     toOwner = toParent
@@ -341,7 +347,7 @@ public struct PresentationTree: Sendable {
                     toOwner = toParent.concatenating(planes[parent].toOwner)
                     object = toParent
                     isFacePlane = true
-                    inherited = planes[parent].inheritedOpacity * min(max(nodes[parent].opacity, 0), 1)
+                    inherited = planes[parent].inheritedOpacity * min(max(planes[parent].opacity, 0), 1)
                 }
             }
             let plane = Homography(toOwner)
@@ -359,9 +365,12 @@ public struct PresentationTree: Sendable {
                 && cornerRadius.isFinite && layer.contentsScale.isFinite  // `isDrawable`, on the values frozen
             // One cast per class asked (a `Face` is no text layer: the class is final).
             let textLayer = face == nil ? layer as? TextLayer : nil
+            let level = parent < 0 ? 0 : below[parent].level + 1
             let kind: Kind = !flattens ? .transformLayer : textLayer != nil ? .text : face != nil ? .face : .layer
             // Appended as built: no local row to copy into the table.
-            planes.append(Plane(
+            // The walk visits the layers the count did (nothing edits the tree in between).
+            precondition(index < layerCount, "the layer tree changed while it was frozen")
+            (planes.baseAddress! + index).initialize(to: Plane(
                 isTransformLayer: !flattens, isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting,
                 opacity: opacity, masksToBounds: layer.masksToBounds, isDoubleSided: layer.isDoubleSided,
                 zPosition: g.zPosition,
@@ -379,12 +388,13 @@ public struct PresentationTree: Sendable {
                 opacity: opacity, masksToBounds: layer.masksToBounds, isDoubleSided: layer.isDoubleSided,
                 isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting, lighting: consume lighting,
                 text: textLayer.map(TextStyle.init), outline: polygon,
-                parent: parent, level: parent < 0 ? 0 : nodes[parent].level + 1, objectTransform: object,
+                parent: parent, level: level, objectTransform: object,
                 isDrawableInContext: drawable, receivesInContext: receives, isLit: isLit))
             layers.append(layer)
             let sublayers = layer.sublayers
             // Only a sublayer reads its parent's sublayer space: a leaf (every face of a solid) skips the product.
-            spaces.append(sublayers.isEmpty ? .identity : g.contentSublayerSpaceTransform(contentFlipped: contentFlipped))
+            below.append((sublayers.isEmpty ? .identity : g.contentSublayerSpaceTransform(contentFlipped: contentFlipped),
+                          level, contentFlipped != g.isGeometryFlipped))
             // Below a flattening layer a new context starts: the chain's verdicts restart with its sublayers.
             for s in sublayers.reversed() {
                 stack.append((s, index, flattens || drawable, flattens || receives, localTime))
