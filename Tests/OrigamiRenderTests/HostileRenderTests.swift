@@ -134,6 +134,28 @@ struct HostileLimitTests {
         #expect(try RenderTree(root: root, limits: limits).members.count == 1)
     }
 
+    @Test("layers a render leaves out count toward neither the depth nor the text limit")
+    func leftOutLayersDoNotCount() throws {
+        // Counted with every layer, this tree is over both limits; the check must then walk it exactly.
+        let root = Layer(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+        let deep = chain(depth: RenderLimits.default.maxDepth + 5)
+        deep.isHidden = true
+        let text = TextLayer()
+        text.frame = CGRect(x: 0, y: 0, width: 40, height: 40)
+        text.string = String(repeating: "é", count: 8193)
+        text.opacity = .nan
+        try root.addSublayer(deep)
+        try root.addSublayer(text)
+        #expect(throws: Never.self) { _ = try RenderTree(root: root) }
+        deep.isHidden = false
+        #expect(throws: RenderError.limitExceeded(limit: .maxDepth, value: 65, maximum: 64)) { _ = try RenderTree(root: root) }
+        deep.isHidden = true
+        text.opacity = 1
+        #expect(throws: RenderError.limitExceeded(limit: .maxTextBytes, value: 16386, maximum: 16384)) {
+            _ = try RenderTree(root: root)
+        }
+    }
+
     @Test("a text layer's string over maxTextBytes is refused before any glyph is laid out")
     func longText() throws {
         let text = TextLayer()

@@ -212,3 +212,52 @@ func shadeNeedsBoundsWithCorners() throws {
         }
     }
 }
+
+/// `Lighting.MemberShading` (what a render asks a context lit by a `Lighting`: validated once, only the light
+/// spaces its lights read formed) gives each member exactly the shade `shade(_:bounds:)` gives it with the member's
+/// whole `FaceTransforms`: every model, every light space alone and together, point lights per vertex and at the
+/// centre, ambient lights (whose space is never read), one-sided, and an invalid lighting (no shade).
+@Test("the per-context shading of a Lighting equals shade(_:bounds:) on the member's whole transforms")
+func memberShadingMatchesShade() throws {
+    var camera = LayerGeometry()
+    camera.bounds = CGRect(x: 0, y: 0, width: 400, height: 300)
+    camera.position = CGPoint(x: 200, y: 150)
+    camera.sublayerTransform = Transform3D.perspective(distance: 500)
+        .concatenating(Transform3D(rotationAngle: 0.4, x: 1, y: 0.3, z: 0))
+    var flipped = camera
+    flipped.isGeometryFlipped = true
+    var lightings: [Lighting] = []
+    for model in Lighting.Model.allCases {
+        for spaces in [[Light.Space.object], [.scene], [.view], [.object, .view], [.scene, .view], [.object, .scene, .view]] {
+            let lights = spaces.enumerated().map { k, space in
+                k % 2 == 0 ? Light.directional(Vector3(0.2, 1, -0.5), space: space)
+                    : Light.point(at: Vector3(50, -80, 300), color: Color(red: 1, green: 0.8, blue: 0.6), space: space)
+            }
+            lightings.append(Lighting(lights: lights, model: model, ambient: 0.3))
+            lightings.append(Lighting(lights: lights + [.ambient(intensity: 0.5)], model: model, ambient: 0.3,
+                                      twoSided: false, pointLightSampling: .centre))
+        }
+        lightings.append(Lighting(lights: [.ambient(color: .white, intensity: 0.8)], model: model))
+    }
+    lightings.append(Lighting(lights: [.directional(Vector3(0, 1, -0.5), space: .view)], ambient: 2))  // invalid
+    var tested = 0
+    for (c, context) in [camera, flipped].enumerated() {
+        let shared = FaceTransforms.Context(context, contentFlipped: c == 1)
+        for angle in stride(from: 0.0, to: 6.3, by: 0.9) {
+            let object = Transform3D(rotationAngle: angle, x: 0.3, y: 1, z: 0.2)
+                .concatenating(Transform3D(translationX: -50, y: 20, z: 30))
+            let projected = object.concatenating(Transform3D(translationX: 150, y: 100, z: 0))
+                .concatenating(context.sublayerSpaceTransform)
+            for bounds in [CGRect(x: 0, y: 0, width: 100, height: 60), CGRect(x: 10, y: 5, width: -40, height: -30), .null] {
+                for lighting in lightings {
+                    let general = lighting.shade(shared.transforms(projected: projected, object: object), bounds: bounds)
+                    let fast = Lighting.MemberShading(lighting).shade(projected: projected, object: object, in: shared,
+                                                                      bounds: bounds)
+                    #expect(fast == general, "\(lighting) at \(angle), \(bounds)")
+                    if general != nil { tested += 1 }
+                }
+            }
+        }
+    }
+    #expect(tested > 500)
+}

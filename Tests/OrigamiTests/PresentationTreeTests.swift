@@ -135,6 +135,34 @@ struct PresentationTreeTests {
         #expect(mismatches.withLock { $0 } == 0)
     }
 
+    @Test("threads racing to make a new tree's query tables (inverse plane maps, programs) get the single-threaded answers")
+    func concurrentFirstQueries() throws {
+        let cube = try BookCube(inSolid: true)
+        let reference = PresentationTree(cube.container)
+        let points = (0..<400).map { CGPoint(x: 80 + Double($0 % 20) * 12, y: 80 + Double($0 / 20) * 12) }
+        let expected = HitTestPolicy.allCases.map { reference.hitNodes(points, policy: $0) }
+        let ranks = points.map { reference.hitTestAll($0).map(\.depthRank) }
+        let mismatches = Mutex(0)
+        for _ in 0..<10 {
+            // Nothing has been asked of this tree: its first queries make its tables, on several threads at once.
+            let tree = PresentationTree(cube.container)
+            DispatchQueue.concurrentPerform(iterations: 4) { k in
+                var bad = 0
+                if k % 2 == 0 {
+                    for (i, point) in points.enumerated() where i % 2 == k / 2 && tree.hitTestAll(point).map(\.depthRank) != ranks[i] {
+                        bad += 1
+                    }
+                } else {
+                    for (p, policy) in HitTestPolicy.allCases.enumerated() where tree.hitNodes(points, policy: policy) != expected[p] {
+                        bad += 1
+                    }
+                }
+                mismatches.withLock { $0 += bad }
+            }
+        }
+        #expect(mismatches.withLock { $0 } == 0)
+    }
+
     @Test("layers the renderer cannot draw, and their subtrees, are marked not rendered; hidden ones still listed")
     func renderedNodes() throws {
         let root = Layer(frame: CGRect(x: 0, y: 0, width: 100, height: 100))

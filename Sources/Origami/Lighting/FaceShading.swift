@@ -97,9 +97,20 @@ extension FaceTransforms {
 
         /// A member's transforms: drawn through `projected` into the context, `object` relative to its solid.
         public func transforms(projected: Transform3D, object: Transform3D) -> FaceTransforms {
+            transforms(projected: projected, object: object, scene: true, view: true)
+        }
+
+        /// `transforms(projected:object:)` with the scene and view transforms formed only where asked for (a 4×4
+        /// product each, and one more for either): one not asked for is left as `projected`, for a reader that
+        /// does not read it (`Lighting.MemberShading` asks for the spaces its lights are in).
+        func transforms(projected: Transform3D, object: Transform3D, scene wantsScene: Bool, view wantsView: Bool)
+            -> FaceTransforms {
+            guard wantsScene || wantsView else {
+                return FaceTransforms(object: object, scene: projected, view: projected, projected: projected)
+            }
             let placed = spaceInverse.map { projected.concatenating($0) } ?? projected
-            return FaceTransforms(object: object, scene: placed.concatenating(mirror), view: placed.concatenating(camera),
-                                  projected: projected)
+            return FaceTransforms(object: object, scene: wantsScene ? placed.concatenating(mirror) : projected,
+                                  view: wantsView ? placed.concatenating(camera) : projected, projected: projected)
         }
     }
 }

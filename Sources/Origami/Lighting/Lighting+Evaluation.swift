@@ -43,12 +43,24 @@ extension Lighting {
                 normals[space] = transforms.matrix(for: space).planeSample(at: middle)?.normal
             }
         }
+        guard let points = evaluatePoints(transforms, bounds: b, middle: middle, corners: wantsCorners, report: report,
+                                          ambientColour: self.ambientColour) else { return nil }
+        return FaceEvaluation(normals: normals, isSeenFromBehind: points.behind, centre: points.centre,
+                              corners: points.corners)
+    }
+
+    /// `evaluate`'s points — centre, and corners when asked for and defined — and whether the face is seen from
+    /// behind (always false unless `report` or the model flips such faces): what `shade` reads, with no
+    /// `FaceEvaluation` (its dictionary) to make and destroy per face. `b` is the standardized bounds, known to
+    /// have corners, `middle` its centre; `ambientColour` is `self.ambientColour`.
+    private func evaluatePoints(_ transforms: FaceTransforms, bounds b: CGRect, middle: CGPoint, corners wantsCorners: Bool,
+                                report: Bool, ambientColour: Vector3)
+        -> (behind: Bool, centre: PointLighting, corners: [PointLighting]?)? {
         // Seen from behind: the face's +z points away from the viewer as drawn, after the camera and its
         // perspective divide (the projected winding the renderer culls by).
         let flips = twoSided && model != .bookOverlay
         let behind = report || flips ? (transforms.projected.planeNormal(at: middle)?.z ?? 0) < 0 : false
         let flip = behind && flips
-        let ambientColour = self.ambientColour
         guard let centre = evaluate(transforms, at: middle, flip: flip, ambientColour: ambientColour, report: report)
         else { return nil }
         var corners: [PointLighting]?
@@ -58,7 +70,7 @@ extension Lighting {
             }
             corners = sampled.count == 4 ? sampled : nil
         }
-        return FaceEvaluation(normals: normals, isSeenFromBehind: behind, centre: centre, corners: corners)
+        return (behind, centre, corners)
     }
 
     /// A light space's sample of the plane (position and normal), asked for once per space a light uses.
@@ -172,8 +184,17 @@ extension Lighting: FaceShader {
     /// The face's shade (see `Lighting` for the terms), or `nil` — the face left unlit — when the lighting
     /// fails `validate()` or the face has no normal in a light's space (edge-on, behind the eye, not finite).
     public func shade(_ transforms: FaceTransforms, bounds: CGRect) -> FaceShade? {
-        guard (try? validate()) != nil,
-              let e = evaluate(transforms, bounds: bounds, corners: usesVertices, report: false) else { return nil }
+        guard (try? validate()) != nil else { return nil }
+        return shadeValidated(transforms, bounds: bounds, corners: usesVertices, ambientColour: ambientColour)
+    }
+
+    /// `shade(_:bounds:)` of a lighting known to pass `validate()`, with its `usesVertices` and `ambientColour` given.
+    fileprivate func shadeValidated(_ transforms: FaceTransforms, bounds: CGRect, corners: Bool,
+                                    ambientColour: Vector3) -> FaceShade? {
+        let b = bounds.standardized
+        guard b.hasCorners,
+              let e = evaluatePoints(transforms, bounds: b, middle: CGPoint(x: b.midX, y: b.midY), corners: corners,
+                                     report: false, ambientColour: ambientColour) else { return nil }
         func colour(_ v: Vector3) -> Color { Color(red: v.x, green: v.y, blue: v.z).clamped }
         func alpha(_ p: PointLighting) -> Double { min(max(p.overlay, 0), 1) }
         switch (model, e.corners) {
@@ -191,6 +212,43 @@ extension Lighting: FaceShader {
         case let (.blinnPhong, corners?):
             return FaceShade(vertexMultiply: corners.map { colour($0.brightness) },
                              vertexAdd: corners.map { colour($0.specular) })
+        }
+    }
+}
+
+extension Lighting {
+    /// `shade(_:bounds:)` for the members of one 3D context, with what they share worked out once: whether the
+    /// lighting passes `validate()` (which `shade` asks per face) and which light spaces its lights read, so a
+    /// member's transforms into the other spaces are not formed (the book's lighting reads the object space alone:
+    /// no 4×4 product per face). Each shade is `shade(_:bounds:)`'s for the member's `FaceTransforms`, bit for bit:
+    /// the same arithmetic on the same matrices. What a renderer asks a context lit by a `Lighting`. A class, so
+    /// that a renderer holding one per context passes a reference around rather than copies of the lighting.
+    package final class MemberShading: Sendable {
+        let lighting: Lighting
+        let isValid: Bool
+        /// A light other than an ambient one is given in the scene or the view space (`evaluate` reads those
+        /// spaces' matrices, and `projected` and `object`, which cost nothing to hand over).
+        let readsScene: Bool, readsView: Bool
+        /// `lighting.usesVertices` and `lighting.ambientColour`: each a walk over the lights.
+        let usesVertices: Bool, ambientColour: Vector3
+
+        package init(_ lighting: Lighting) {
+            self.lighting = lighting
+            isValid = (try? lighting.validate()) != nil
+            readsScene = lighting.lights.contains { $0.kind != .ambient && $0.space == .scene }
+            readsView = lighting.lights.contains { $0.kind != .ambient && $0.space == .view }
+            usesVertices = lighting.usesVertices
+            ambientColour = lighting.ambientColour
+        }
+
+        /// The shade of a member drawn through `projected` into `context`, `object` relative to its solid, with
+        /// bounds `bounds`: `lighting.shade(context.transforms(projected: projected, object: object), bounds:)`.
+        package func shade(projected: Transform3D, object: Transform3D, in context: FaceTransforms.Context,
+                           bounds: CGRect) -> FaceShade? {
+            guard isValid else { return nil }
+            return lighting.shadeValidated(
+                context.transforms(projected: projected, object: object, scene: readsScene, view: readsView),
+                bounds: bounds, corners: usesVertices, ambientColour: ambientColour)
         }
     }
 }

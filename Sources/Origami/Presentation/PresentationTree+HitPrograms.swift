@@ -37,7 +37,7 @@ struct TreeHitProgram: Sendable {
         /// `enter`/`finish`: the slot holding the point in the layer's own plane.
         let output: Int32
         var next: Int32
-        /// Owner plane → layer plane (`Plane.fromOwner`, never nil here).
+        /// Owner plane → layer plane (`Storage.fromOwner`, never nil here).
         let map: Homography
         /// The plane's bounds, kept here so a step reads one record.
         let bounds: PresentationTree.ContentBounds
@@ -83,7 +83,8 @@ struct TreeHitProgram: Sendable {
     let slotCount: Int
 
     /// `order`: `childList` or `childListByZ`, whose ranges the walk pops from the back.
-    init(planes: UnsafeBufferPointer<PresentationTree.Plane>, order: UnsafeBufferPointer<Int>, policy: HitTestPolicy) {
+    init(planes: UnsafeBufferPointer<PresentationTree.Plane>, fromOwner: UnsafeBufferPointer<Homography?>,
+         order: UnsafeBufferPointer<Int>, policy: HitTestPolicy) {
         enum Work { case node(Int, input: Int32, depth: Int32), close(enter: Int) }
         var steps: [Step] = []
         var slots: Int32 = 1
@@ -100,7 +101,7 @@ struct TreeHitProgram: Sendable {
                     for c in children { work.append(.node(c, input: input, depth: depth)) }
                     continue
                 }
-                guard let map = plane.fromOwner else { continue }
+                guard let map = fromOwner[i] else { continue }
                 let output = depth + 1
                 slots = max(slots, output + 1)
                 work.append(.close(enter: steps.count))
@@ -143,7 +144,7 @@ struct FrontmostMember {
     /// query keeps in registers (no candidate is stored, nothing is sorted).
     let sceneFreeContext: Bool
     let zPosition: Double
-    /// Owner plane → member plane (`Plane.fromOwner`, never nil here).
+    /// Owner plane → member plane (`Storage.fromOwner`, never nil here).
     let map: Homography
     let bounds: PresentationTree.ContentBounds
     /// `toOwner`: rows 1, 2, 4, and row 3 for the non-planar case.
@@ -170,18 +171,19 @@ struct FrontmostMember {
     /// Every context's members in `hitMemberList` order, grouped as `hitMemberStart` groups them.
     static func compile(_ storage: PresentationTree.Storage) -> (members: [FrontmostMember], start: [Int]) {
         let planes = storage.planes, list = storage.hitMemberList, start = storage.hitMemberStart
+        let fromOwner = storage.fromOwner
         var members: [FrontmostMember] = [], starts: [Int] = [0]
-        func compiled(_ plane: PresentationTree.Plane) -> Bool {
-            plane.fromOwner != nil && (plane.isDoubleSided || plane.determinant >= 0)
+        func compiled(_ m: Int) -> Bool {
+            fromOwner[m] != nil && (planes[m].isDoubleSided || planes[m].determinant >= 0)
         }
         func hasScene(_ m: Int) -> Bool { start[m + 1] < start[m + 2] }
         for c in 0 ..< max(0, start.count - 1) {
             let context = start[c] ..< start[c + 1]
-            let affine = context.allSatisfy { planes[list[$0]].fromOwner?.isAffine ?? true }
-            let sceneFree = context.allSatisfy { !compiled(planes[list[$0]]) || !hasScene(list[$0]) }
+            let affine = context.allSatisfy { fromOwner[list[$0]]?.isAffine ?? true }
+            let sceneFree = context.allSatisfy { !compiled(list[$0]) || !hasScene(list[$0]) }
             for k in context {
                 let m = list[k], plane = planes[m]
-                guard compiled(plane), let map = plane.fromOwner else { continue }
+                guard compiled(m), let map = fromOwner[m] else { continue }
                 let t = plane.toOwner
                 members.append(FrontmostMember(
                     node: Int32(m), order: Int32(k - start[c]), masksToBounds: plane.masksToBounds,
@@ -226,8 +228,10 @@ struct HitPrograms {
     }
 
     static func make(_ storage: PresentationTree.Storage) -> UnsafeMutablePointer<HitPrograms> {
-        let tree = TreeHitProgram(planes: storage.planes, order: storage.childList, policy: .treeOrder)
-        let ca = TreeHitProgram(planes: storage.planes, order: storage.childListByZ, policy: .coreAnimation)
+        let tree = TreeHitProgram(planes: storage.planes, fromOwner: storage.fromOwner, order: storage.childList,
+                                  policy: .treeOrder)
+        let ca = TreeHitProgram(planes: storage.planes, fromOwner: storage.fromOwner, order: storage.childListByZ,
+                                policy: .coreAnimation)
         let starts = storage.hitMemberStart
         let frontmost = FrontmostMember.compile(storage)
         // The steps' fields other than these follow from the node (its plane).

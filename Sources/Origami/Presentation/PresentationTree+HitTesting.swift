@@ -156,7 +156,7 @@ extension PresentationTree {
 
     func visitInTreeOrder(point: CGPoint, policy: HitTestPolicy, scratch: inout QueryScratch,
                           _ visit: (_ node: Int, _ local: CGPoint) -> Bool) {
-        let planes = storage.planes
+        let planes = storage.planes, fromOwner = storage.fromOwner
         let order = policy == .coreAnimation ? storage.childListByZ : storage.childList
         // Moved out of the scratch (not copied), so appending does not copy its buffer.
         var stack: [QueryScratch.TreeStep] = []
@@ -176,7 +176,7 @@ extension PresentationTree {
                     for c in order[range] { stack.append(.enter(c, p)) }
                     continue
                 }
-                guard let local = planes[i].fromOwner?.apply(p) else { continue }
+                guard let local = fromOwner[i]?.apply(p) else { continue }
                 if planes[i].masksToBounds && !planes[i].contains(local) { continue }
                 stack.append(.finish(i, local))
                 for c in order[range] { stack.append(.enter(c, local)) }
@@ -195,6 +195,7 @@ extension PresentationTree {
     func visitInDepthOrder(point: CGPoint, scratch: inout QueryScratch,
                            _ visit: (_ node: Int, _ local: CGPoint, _ culled: Bool) -> Bool) {
         let planes = storage.planes, memberList = storage.hitMemberList, memberStart = storage.hitMemberStart
+        let fromOwner = storage.fromOwner
         // One buffer for every context's candidates: each is consumed before the next context is collected.
         var candidates: [QueryScratch.Candidate] = [], stack: [QueryScratch.DepthStep] = []
         swap(&candidates, &scratch.candidates)
@@ -213,7 +214,7 @@ extension PresentationTree {
                 candidates.removeAll(keepingCapacity: true)
                 let range = memberStart[owner + 1] ..< memberStart[owner + 2]
                 for (order, m) in memberList[range].enumerated() {
-                    guard let local = planes[m].fromOwner?.apply(p),
+                    guard let local = fromOwner[m]?.apply(p),
                           let q = planes[m].toOwner.apply(Vector3(Double(local.x), Double(local.y), 0)) else { continue }
                     candidates.append(QueryScratch.Candidate(node: m, order: order, local: local, depth: q.z,
                                                              z: planes[m].zPosition))

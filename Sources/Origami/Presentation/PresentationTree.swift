@@ -95,6 +95,8 @@ public struct PresentationTree: Sendable {
         let isDrawableInContext: Bool
         /// The layer and every transform layer between it and its context receives touches under `.frontmost`.
         let receivesInContext: Bool
+        /// `lighting != nil`, without a copy of the existential (a walk over every node asks it).
+        package let isLit: Bool
 
         /// `geometry.bounds`: the layer's own coordinate space.
         public var bounds: CGRect { geometry.bounds }
@@ -120,12 +122,11 @@ public struct PresentationTree: Sendable {
         let owner: Int
         /// From the layer's bounds space into its owner's (4×4, z kept through transform layers).
         let toOwner: Transform3D
-        /// The inverse plane map: owner plane → layer plane; `nil` when edge-on, singular or not finite.
-        let fromOwner: Homography?
+        // The inverse plane map (owner plane → layer plane) is `Storage.fromOwner`, made on a tree's first query.
         /// The plane map's orientation in the owner: negative when the layer is seen from behind.
         let determinant: Double
         /// The layer's content space is its bounds mirrored in y (`LayerGeometry.boundsMirror`):
-        /// `toOwner`, `fromOwner` and the local points of queries are in content space.
+        /// `toOwner`, `Storage.fromOwner` and the local points of queries are in content space.
         var contentFlipped: Bool { bounds.isFlipped }
         /// Whether the layer is a face of its context: a sublayer of a transform layer, or placed by a non-affine
         /// matrix (see `faceNode`).
@@ -191,11 +192,14 @@ public struct PresentationTree: Sendable {
         let solidAboveFace: TransformLayer?, rootSolid: TransformLayer?
         /// The first-hit queries' compiled form: the address of a `HitPrograms` made on first use, or 0.
         let hitProgramsAddress = Atomic<Int>(0)
+        /// The address of `fromOwner`'s buffer once a query made it, or 0.
+        private let fromOwnerAddress = Atomic<Int>(0)
 
-        init(layers: [Layer], nodes: [Node], planes: [Plane], outlinePoints: [CGPoint], childList: [Int],
+        /// `planes`: a buffer of `nodes.count` rows the storage takes over (it frees it).
+        init(layers: [Layer], nodes: [Node], planes: UnsafeMutableBufferPointer<Plane>, outlinePoints: [CGPoint], childList: [Int],
              childListByZ: [Int], members: ([Int], [Int]), hitMembers: ([Int], [Int]), faceAboveRoot: Layer?) {
             self.layers = layers; self.nodes = nodes
-            self.planes = Self.frozen(planes)
+            self.planes = UnsafeBufferPointer(rebasing: planes[..<nodes.count])
             self.outlinePoints = Self.frozen(outlinePoints)
             self.childList = Self.frozen(childList)
             self.childListByZ = Self.frozen(childListByZ)
@@ -211,9 +215,34 @@ public struct PresentationTree: Sendable {
                 buffer.deallocate()
             }
             planes.deallocate(); outlinePoints.deallocate()
+            if let inverses = UnsafeMutablePointer<Homography?>(bitPattern: fromOwnerAddress.load(ordering: .acquiring)) {
+                inverses.deallocate()
+            }
             if let programs = UnsafeMutablePointer<HitPrograms>(bitPattern: hitProgramsAddress.load(ordering: .acquiring)) {
                 HitPrograms.destroy(programs)
             }
+        }
+
+        /// Per node, the inverse plane map: owner plane → layer plane (`Homography(planes[i].toOwner).inverted()`);
+        /// `nil` when edge-on, singular or not finite. Only queries read it: it is made on a tree's first query
+        /// (a tree frozen to be drawn never makes it: a 3×3 inversion per layer), and published as
+        /// `hitProgramsAddress` is — threads that race to make it each make one, the first published is kept.
+        @inline(__always)
+        var fromOwner: UnsafeBufferPointer<Homography?> {
+            let address = fromOwnerAddress.load(ordering: .acquiring)
+            guard let made = UnsafePointer<Homography?>(bitPattern: address) else { return makeFromOwner() }
+            return UnsafeBufferPointer(start: made, count: planes.count)
+        }
+
+        @inline(never)
+        private func makeFromOwner() -> UnsafeBufferPointer<Homography?> {
+            let mine = UnsafeMutablePointer<Homography?>.allocate(capacity: max(1, planes.count))
+            for (i, plane) in planes.enumerated() { (mine + i).initialize(to: Homography(plane.toOwner).inverted()) }
+            let (won, theirs) = fromOwnerAddress.compareExchange(expected: 0, desired: Int(bitPattern: mine),
+                                                                 ordering: .acquiringAndReleasing)
+            if won { return UnsafeBufferPointer(start: mine, count: planes.count) }
+            mine.deallocate()
+            return UnsafeBufferPointer(start: UnsafePointer<Homography?>(bitPattern: theirs)!, count: planes.count)
         }
 
         /// A copy of `array` in a buffer this storage owns (plain data: nothing to deinitialize).
@@ -241,19 +270,25 @@ public struct PresentationTree: Sendable {
         root.layoutTreeIfNeeded()
         var layers: [Layer] = []
         var nodes: [Node] = []
-        var planes: [Plane] = []
         var outlinePoints: [CGPoint] = []
-        var spaces: [Transform3D] = []
         // One row per layer goes into each table: counting the layers first sizes them once. Grown by doubling, the
         // tables of a 7 000-layer tree (a `Node` is most of a kilobyte) were copied whole about a dozen times.
-        var layerCount = 0
-        var pending = [root]
-        while let layer = pending.popLast() {
-            layerCount += 1
-            pending += layer.sublayers
+        // (Counted a sublayer list at a time: the lists are retained, not each layer copied into a work list.)
+        var layerCount = 1
+        var pending = [root.sublayers]
+        while let sublayers = pending.popLast() {
+            layerCount += sublayers.count
+            for s in sublayers where !s.sublayers.isEmpty { pending.append(s.sublayers) }
         }
         layers.reserveCapacity(layerCount); nodes.reserveCapacity(layerCount)
-        planes.reserveCapacity(layerCount); spaces.reserveCapacity(layerCount)
+        // The plane rows are written straight into the buffer the tree's storage keeps (a table of 7 000 rows was
+        // built in an array, then copied whole into the storage's buffer).
+        let planes = UnsafeMutableBufferPointer<Plane>.allocate(capacity: layerCount)
+        // Per node, what its sublayers read of it besides its plane: its sublayer space, its level, and whether their
+        // content space is mirrored (its own parity and flip). One table apart from the nodes: reading
+        // `nodes[parent].geometry.isGeometryFlipped` copied the parent's whole geometry out of the node table.
+        var below: [(space: Transform3D, level: Int, sublayersFlipped: Bool)] = []
+        below.reserveCapacity(layerCount)
         // Per node, whether its content space is its bounds mirrored (`q` in `LayerGeometry.boundsMirror`).
         // A root placed on a canvas starts upright; a root placed in its superlayer's bounds space carries the
         // parity of the flips above it, and that space is itself mirrored on screen when the flips above the
@@ -269,19 +304,21 @@ public struct PresentationTree: Sendable {
             // own read straight into them, as with no time at all.
             let localTime = time == nil ? 0 : layer.localTime(fromParent: parentTime)
             let g: LayerGeometry, opacity: Double, backgroundColor: Color?, borderWidth: Double, borderColor: Color
-            let cornerRadius: Double, lighting: (any FaceShader)?
+            let cornerRadius: Double, lighting: (any FaceShader)?, isLit: Bool
+            // (`isLit` is decided where the existential is unwrapped anyway: testing the optional afterwards copied it.)
             if time != nil, !layer.animationEntries.isEmpty {
                 let a = layer.animatedProperties(atLocalTime: localTime)
                 g = a.geometry; opacity = a.opacity; backgroundColor = a.backgroundColor; borderWidth = a.borderWidth
-                borderColor = a.borderColor; cornerRadius = a.cornerRadius; lighting = a.lighting
+                borderColor = a.borderColor; cornerRadius = a.cornerRadius
+                if let l = a.lighting { lighting = l; isLit = true } else { lighting = nil; isLit = false }
             } else {
                 g = layer.geometry; opacity = layer.opacity; backgroundColor = layer.backgroundColor
                 borderWidth = layer.borderWidth; borderColor = layer.borderColor; cornerRadius = layer.cornerRadius
-                lighting = layer.lighting
+                if let l = layer.lighting { lighting = l; isLit = true } else { lighting = nil; isLit = false }
             }
             let flattens = layer.isFlattening || (parent < 0 && placement == .renderedInOwnSpace)
             let owner: Int, toOwner: Transform3D, object: Transform3D, isFacePlane: Bool, inherited: Double
-            let contentFlipped = parent < 0 ? rootFlipped : planes[parent].contentFlipped != nodes[parent].geometry.isGeometryFlipped
+            let contentFlipped = parent < 0 ? rootFlipped : below[parent].sublayersFlipped
             // Content flips are rare: the products with the mirror are only formed for a flipped layer.
             func mirrored(_ m: Transform3D) -> Transform3D { contentFlipped ? g.boundsMirror(true).concatenating(m) : m }
             if parent < 0 {
@@ -296,7 +333,7 @@ public struct PresentationTree: Sendable {
                 inherited = 1
             } else {
                 let placement = mirrored(g.placementTransform)
-                let toParent = placement.concatenating(spaces[parent])
+                let toParent = placement.concatenating(below[parent].space)
                 if !planes[parent].isTransformLayer {
                     owner = parent
                     toOwner = toParent
@@ -310,31 +347,39 @@ public struct PresentationTree: Sendable {
                     toOwner = toParent.concatenating(planes[parent].toOwner)
                     object = toParent
                     isFacePlane = true
-                    inherited = planes[parent].inheritedOpacity * min(max(nodes[parent].opacity, 0), 1)
+                    inherited = planes[parent].inheritedOpacity * min(max(planes[parent].opacity, 0), 1)
                 }
             }
             let plane = Homography(toOwner)
             let index = nodes.count
             let b = g.bounds.standardized
             let face = layer as? Face
+            // Read once: `Face.polygon` is a class property with a dynamic exclusivity check on every read.
+            let polygon = face?.polygon
             var outline = 0..<0
-            if let polygon = face?.polygon, polygon.count >= 3 {
+            if let polygon, polygon.count >= 3 {
                 outline = outlinePoints.count ..< outlinePoints.count + polygon.count
                 outlinePoints += polygon
             }
             let drawable = chainDrawable && !layer.isHidden && g.isFinite && opacity.isFinite && borderWidth.isFinite
                 && cornerRadius.isFinite && layer.contentsScale.isFinite  // `isDrawable`, on the values frozen
-            let kind: Kind = !flattens ? .transformLayer : layer is TextLayer ? .text : face != nil ? .face : .layer
-            let row = Plane(
+            // One cast per class asked (a `Face` is no text layer: the class is final).
+            let textLayer = face == nil ? layer as? TextLayer : nil
+            let level = parent < 0 ? 0 : below[parent].level + 1
+            let kind: Kind = !flattens ? .transformLayer : textLayer != nil ? .text : face != nil ? .face : .layer
+            // Appended as built: no local row to copy into the table.
+            // The walk visits the layers the count did (nothing edits the tree in between).
+            precondition(index < layerCount, "the layer tree changed while it was frozen")
+            (planes.baseAddress! + index).initialize(to: Plane(
                 isTransformLayer: !flattens, isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting,
                 opacity: opacity, masksToBounds: layer.masksToBounds, isDoubleSided: layer.isDoubleSided,
                 zPosition: g.zPosition,
                 bounds: ContentBounds(minX: Double(b.minX), minY: Double(b.minY), maxX: Double(b.maxX), maxY: Double(b.maxY),
                                       isFlipped: contentFlipped),
-                outline: outline, owner: owner, toOwner: toOwner, fromOwner: plane.inverted(),
+                outline: outline, owner: owner, toOwner: toOwner,
                 determinant: owner < 0 && rootSpaceMirrored ? -plane.matrix.determinant : plane.matrix.determinant,
-                isFacePlane: isFacePlane, inheritedOpacity: inherited)
-            let receives = chainReceives && row.receivesHits(.frontmost)
+                isFacePlane: isFacePlane, inheritedOpacity: inherited))
+            let receives = chainReceives && planes[index].receivesHits(.frontmost)
             // `consume lighting`: the node takes the existential over rather than copying it once more.
             nodes.append(Node(
                 name: layer.name, kind: kind, geometry: g, backgroundColor: backgroundColor,
@@ -342,14 +387,16 @@ public struct PresentationTree: Sendable {
                 borderWidth: borderWidth, borderColor: borderColor, cornerRadius: cornerRadius,
                 opacity: opacity, masksToBounds: layer.masksToBounds, isDoubleSided: layer.isDoubleSided,
                 isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting, lighting: consume lighting,
-                text: (layer as? TextLayer).map(TextStyle.init), outline: face?.polygon,
-                parent: parent, level: parent < 0 ? 0 : nodes[parent].level + 1, objectTransform: object,
-                isDrawableInContext: drawable, receivesInContext: receives))
-            planes.append(row)
+                text: textLayer.map(TextStyle.init), outline: polygon,
+                parent: parent, level: level, objectTransform: object,
+                isDrawableInContext: drawable, receivesInContext: receives, isLit: isLit))
             layers.append(layer)
-            spaces.append(g.contentSublayerSpaceTransform(contentFlipped: contentFlipped))
+            let sublayers = layer.sublayers
+            // Only a sublayer reads its parent's sublayer space: a leaf (every face of a solid) skips the product.
+            below.append((sublayers.isEmpty ? .identity : g.contentSublayerSpaceTransform(contentFlipped: contentFlipped),
+                          level, contentFlipped != g.isGeometryFlipped))
             // Below a flattening layer a new context starts: the chain's verdicts restart with its sublayers.
-            for s in layer.sublayers.reversed() {
+            for s in sublayers.reversed() {
                 stack.append((s, index, flattens || drawable, flattens || receives, localTime))
             }
         }
@@ -364,6 +411,7 @@ public struct PresentationTree: Sendable {
             planes[i].childStart = range.lowerBound
             planes[i].childCount = range.count
             let list = children.list[range]
+            if list.isEmpty { continue }
             // Stable: equal zPositions keep later-first order; reversed for the stack (so with no zPositions set,
             // the common case, the order is the sublayers' own).
             if let z = list.first.map({ planes[$0].zPosition }), list.contains(where: { planes[$0].zPosition != z }) {
@@ -377,7 +425,9 @@ public struct PresentationTree: Sendable {
         }
         let members = Self.grouped((0..<count).compactMap { planes[$0].isTransformLayer ? nil : (planes[$0].owner, $0) },
                                    groups: count)
-        let hitMembers = Self.grouped((0..<count).compactMap {
+        // Usually every member receives touches, and the hit members are the members: grouped again only otherwise.
+        let everyMemberReceives = (0..<count).allSatisfy { planes[$0].isTransformLayer || nodes[$0].receivesInContext }
+        let hitMembers = everyMemberReceives ? members : Self.grouped((0..<count).compactMap {
             planes[$0].isTransformLayer || !nodes[$0].receivesInContext ? nil : (planes[$0].owner, $0)
         }, groups: count)
         let faceAboveRoot = planes[0].isFacePlane ? nil : root.superlayer?.facePlane
@@ -469,7 +519,10 @@ extension PresentationTree {
 
     /// Members of context `c` that a render draws: they and their transform layers are drawable.
     public func drawableMembers(of c: Int) -> [Int] {
-        members(of: c).filter { storage.nodes[$0].isDrawableInContext }
+        let range = storage.memberStart[c + 1] ..< storage.memberStart[c + 2]
+        // Most nodes (a solid's faces) have no members: no array is made for them.
+        guard !range.isEmpty else { return [] }
+        return storage.memberList[range].filter { storage.nodes[$0].isDrawableInContext }
     }
 
     /// Per node, whether a render reaches it: it and every ancestor in the tree are drawable.

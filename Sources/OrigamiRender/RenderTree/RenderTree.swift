@@ -62,28 +62,43 @@ public struct RenderTree: Sendable {
             // Per context, what its members' light spaces share (`FaceTransforms.Context`, a 4×4 inversion), worked
             // out on its first lit member: `space[contextSlot[c]]`.
             var contextSlot = [Int](repeating: -1, count: tree.count), space: [FaceTransforms.Context] = []
-            // The context of the last member shaded, and its shader: copied once per run of members of one context
-            // (all of a lattice's faces), not per member, and asked through the optional.
-            var shaderContext = -1, shader: (any FaceShader)?
-            // Node `i`'s shade as a member of its context's scene, with the node's bounds as frozen.
-            func shade(of i: Int) -> FaceShade? {
+            // The context of the last member shaded, and how its members are shaded: worked out once per run of
+            // members of one context (all of a lattice's faces), not per member. A `Lighting` is asked through
+            // `Lighting.MemberShading` (validated once, the light spaces it does not read not formed), any other
+            // shader through `FaceShader.shade(_:bounds:)` with the member's whole `FaceTransforms`.
+            var shaderContext = -1, lightingShading: Lighting.MemberShading?, shader: (any FaceShader)?
+            // Node `i`'s shade as a member of its context's scene (drawn through `transform`), with the node's bounds
+            // as frozen.
+            func shade(of i: Int, transform: Transform3D) -> FaceShade? {
                 let c = tree.context(of: i)
                 guard c >= 0 else { return nil }
                 if c != shaderContext {
                     shaderContext = c
-                    shader = nodes[c].lighting
+                    lightingShading = nil; shader = nil
+                    if nodes[c].isLit {
+                        if let lighting = nodes[c].lighting as? Lighting {
+                            lightingShading = Lighting.MemberShading(lighting)
+                        } else {
+                            shader = nodes[c].lighting
+                        }
+                    }
                 }
-                guard shader != nil else { return nil }
+                guard lightingShading != nil || shader != nil else { return nil }
                 if contextSlot[c] < 0 {
                     contextSlot[c] = space.count
                     space.append(tree.faceTransformsContext(of: c))
+                }
+                // (The context is read in the call: bound to a local, its three 4×4 matrices were copied per member.)
+                if lightingShading != nil {
+                    return lightingShading?.shade(projected: transform, object: nodes[i].objectTransform,
+                                                  in: space[contextSlot[c]], bounds: nodes[i].geometry.bounds)
                 }
                 return shader?.shade(tree.faceTransforms(of: i, in: space[contextSlot[c]]), bounds: nodes[i].geometry.bounds)
             }
             for i in stride(from: tree.count - 1, through: 0, by: -1) where rendered[i] {
                 guard nodes[i].kind != .transformLayer else { continue }
-                // (The nil test reads the field in place; the cast copies the existential, so only a lit node pays it.)
-                if nodes[i].lighting != nil, let lighting = nodes[i].lighting as? Lighting {
+                // (The flag is read in place; the cast copies the existential, so only a lit node pays it.)
+                if nodes[i].isLit, let lighting = nodes[i].lighting as? Lighting {
                     do throws(LightingError) { try lighting.validate() } catch {
                         throw RenderError.invalidLighting(layer: nodes[i].name.map { "layer \"\($0)\"" } ?? "layer \(i)",
                                                           reason: error)
@@ -92,8 +107,10 @@ public struct RenderTree: Sendable {
                 // The node's member data is its own: it is the member of exactly one scene, its context's. (Its
                 // context's lighting is validated on the context's turn, after this: a `Lighting` that fails
                 // `validate()` shades nothing, and the render throws then.)
-                built[i] = try RenderNode(nodes + i, members: scene(of: i), transform: tree.transform(of: i),
-                                          inheritedOpacity: tree.inheritedOpacity(of: i), shade: shade(of: i))
+                let transform = tree.transform(of: i)
+                built[i] = try RenderNode(nodes + i, members: scene(of: i), transform: transform,
+                                          inheritedOpacity: tree.inheritedOpacity(of: i),
+                                          shade: shade(of: i, transform: transform))
             }
             members = scene(of: -1)
         }

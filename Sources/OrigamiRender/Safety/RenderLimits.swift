@@ -65,6 +65,10 @@ public struct RenderLimits: Hashable, Sendable {
     /// Checks the tree a snapshot of `root` would hold — drawable layers only — against `maxLayers`,
     /// `maxDepth` and `maxTextBytes`, without recursion, so that any tree, however deep, gets an error instead of a stack overflow.
     public func check(_ root: Layer) throws(RenderError) {
+        // Counting every layer (hidden or not finite ones and their subtrees too) bounds what the exact walk
+        // counts, so a tree within every limit that way passes it: the walk below, which asks each layer whether
+        // it is drawable (its whole geometry tested for finite values), is only needed for a tree over a limit.
+        guard !withinLimitsCountingEveryLayer(root) else { return }
         var count = 0
         var stack: [(Layer, Int)] = [(root, 0)]
         while let (layer, depth) = stack.popLast() {
@@ -77,6 +81,24 @@ public struct RenderLimits: Hashable, Sendable {
             }
             for s in layer.sublayers { stack.append((s, depth + 1)) }
         }
+    }
+
+    /// Whether the tree of `root` is within `maxLayers`, `maxDepth` and `maxTextBytes` even with every layer
+    /// counted, drawable or not: then `check(root)`, which counts drawable layers only (a subset, at the same
+    /// depths), cannot throw. Walks a sublayer list at a time (in no particular order: only the totals matter),
+    /// and stops at the first list over a limit.
+    private func withinLimitsCountingEveryLayer(_ root: Layer) -> Bool {
+        var count = 0
+        var pending: [([Layer], depth: Int)] = [([root], 0)]
+        while let (list, depth) = pending.popLast() {
+            count += list.count
+            guard count <= maxLayers, depth <= maxDepth else { return false }
+            for layer in list {
+                if let text = layer as? TextLayer, text.string.utf8.count > maxTextBytes { return false }
+                if !layer.sublayers.isEmpty { pending.append((layer.sublayers, depth + 1)) }
+            }
+        }
+        return true
     }
 
     /// The same checks on a presentation tree: its rendered nodes.
