@@ -84,6 +84,30 @@ import Testing
         #expect(bySolid.searchedBySolid)
     }
 
+    /// `Painter.WholePolygons` (each member's whole polygon, kept as an index into the scene's polygons) hands out, per
+    /// member, the input polygon of that member, bit for bit, and nothing for a member with none (a face of zero
+    /// opacity in each solid draws nothing).
+    @Test(arguments: Layout.allCases, 0..<3 as Range<UInt64>)
+    func wholePolygonsAreTheInputsByMember(layout: Layout, seed: UInt64) throws {
+        let root = try Self.scene(layout, seed: seed)
+        for case let solid as Solid in root.sublayers { solid.faces[0].opacity = 0 }
+        let tree = try RenderTree(root: root)
+        let members = try #require(tree.members.first).node.members
+        let (input, whole) = Painter.scenePolygons(members)
+        #expect(whole.count == members.count)
+        func bits(_ p: ScenePolygon) -> [UInt64] { p.points.flatMap { [$0.x.bitPattern, $0.y.bitPattern, $0.z.bitPattern] } }
+        var drawn = 0
+        for i in members.indices {
+            let own = input.filter { $0.member == i }
+            try #require(own.count <= 1)
+            #expect(whole.isDrawn(i) == !own.isEmpty)
+            #expect(whole[i].map(bits) == own.first.map(bits))
+            #expect(whole[i].map(\.member) == own.first.map(\.member))
+            if !own.isEmpty { drawn += 1 }
+        }
+        #expect(drawn > 0 && drawn < members.count)   // both kinds are checked
+    }
+
     /// A solid with more edges than `SharedEdges.largestSolidSearchedAlone` (a 100-sided prism: 100 quads and two
     /// 100-gon caps, 600 edges) is searched through the grid, which is linear in edges (every pair within a solid
     /// would be quadratic: a 20 000-face polyhedron took seconds); the seals are the same either way.

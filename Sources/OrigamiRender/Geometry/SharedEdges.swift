@@ -67,7 +67,7 @@ struct SharedEdges {
     ///   - sealable: whether a member's face may take part in a seal (an opaque face turned toward the viewer).
     ///   - solid: members of one solid share a number ≥ 0 (any partition of the members will do; `nil`: none
     ///     known). Seals are then looked for solid by solid — the same seals in the same order as the grid finds.
-    init(fragments: [ScenePolygon], polygons: [ScenePolygon?], outline: (Int) -> [Vector3]?,
+    init(fragments: [ScenePolygon], polygons: Painter.WholePolygons, outline: (Int) -> [Vector3]?,
          sealable: (Int) -> Bool, solid: ((Int) -> Int)? = nil) {
         sealed = Array(repeating: [], count: fragments.count)
         outer = Array(repeating: [], count: fragments.count)
@@ -83,8 +83,10 @@ struct SharedEdges {
         var centroidList = fragments.map { f -> PlanePoint in let c = f.centroid; return PlanePoint(c.x, c.y) }
         edgeList.reserveCapacity(4 * fragments.count)
         boxList.reserveCapacity(4 * fragments.count)
-        // Each split member's boundary lines, worked out once for all its fragments.
-        var boundaries = [Boundary?](repeating: nil, count: polygons.count)
+        // Each split member's boundary lines, worked out once for all its fragments: per member, the index of its
+        // boundary in `boundaryList` (-1: not made yet), made on the first split member (not a `[Boundary?]`: see
+        // `Painter.WholePolygons`).
+        var boundaryIndex: [Int32] = [], boundaryList: [Boundary] = []
         func ownPolygon(_ member: Int) -> ScenePolygon? { member < polygons.count ? polygons[member] : nil }
         for (f, fragment) in fragments.enumerated() {
             let pts = fragment.points
@@ -95,8 +97,13 @@ struct SharedEdges {
                 // A fragment lies inside its convex polygon: an edge on one of the polygon's edge lines is on its
                 // boundary. (Only split members are clipped to their fragments, so only they need these.)
                 onBoundary.reserveCapacity(pts.count)
-                let boundary = boundaries[fragment.member] ?? Boundary(own.points)
-                boundaries[fragment.member] = boundary
+                if boundaryIndex.isEmpty { boundaryIndex = Array(repeating: -1, count: polygons.count) }
+                let boundary: Boundary
+                if boundaryIndex[fragment.member] >= 0 { boundary = boundaryList[Int(boundaryIndex[fragment.member])] } else {
+                    boundary = Boundary(own.points)
+                    boundaryIndex[fragment.member] = Int32(boundaryList.count)
+                    boundaryList.append(boundary)
+                }
                 for i in pts.indices {
                     let a = pts[i], b = pts[(i + 1) % pts.count]
                     let on = a != b && boundary.contains(a, b)

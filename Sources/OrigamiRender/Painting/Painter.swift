@@ -58,24 +58,34 @@ final class Painter {
         let input = order.input, whole = order.whole, candidates = order.candidates, sealing = order.sealing
         var plain = PlainFaces(count: members.count)
         // Each later fragment's polygon on the device, mapped once: a big solid's cap is the `under` of thousands
-        // of seals.
-        var devicePolygons: [Ring??] = []
+        // of seals. Per fragment, the index of its ring in `deviceRings` (-1: not mapped yet, -2: none): an array of
+        // `Int32` is freed in one go, a `[Ring??]` element by element through the runtime's witnesses.
+        var deviceIndex: [Int32] = [], deviceRings: [Ring] = []
         // The first seal under each later fragment (a fragment seals under a few later ones at most), into `out`
         // (emptied first).
         func seals(_ k: Int, into out: inout [EdgeSeal]) {
             out.removeAll(keepingCapacity: true)
             guard let sealing, !sealing.edges.sealed[k].isEmpty else { return }
-            if devicePolygons.isEmpty { devicePolygons = Array(repeating: nil, count: sealing.fragments.count) }
+            if deviceIndex.isEmpty { deviceIndex = Array(repeating: -1, count: sealing.fragments.count) }
             let edges = sealing.edges.sealed[k]
             out.reserveCapacity(edges.count)
             for (i, e) in edges.enumerated() where !edges[..<i].contains(where: { $0.later == e.later }) {
                 guard let segment = chain.map(e.segment) else { continue }
                 let under: Ring?
-                if let known = devicePolygons[e.later] { under = known } else {
+                switch deviceIndex[e.later] {
+                case -1:
                     // (`map` gives an empty ring or one of 3 points or more.)
                     let ring = chain.map(sealing.fragments[e.later].flattened)
-                    under = ring.isEmpty ? nil : ring
-                    devicePolygons[e.later] = .some(under)
+                    if ring.isEmpty {
+                        under = nil
+                        deviceIndex[e.later] = -2
+                    } else {
+                        under = ring
+                        deviceIndex[e.later] = Int32(deviceRings.count)
+                        deviceRings.append(ring)
+                    }
+                case -2: under = nil
+                case let known: under = deviceRings[Int(known)]
                 }
                 if let under { out.append(EdgeSeal(segment: segment, under: under)) }
             }
@@ -336,40 +346,63 @@ final class Painter {
     /// The edges of a split fragment that lie on its member's own polygon, for a member that does not seal
     /// (`SharedEdges.Boundary.outerEdges`): each member's boundary made on its first split fragment.
     private struct OuterEdges {
-        let whole: [ScenePolygon?]
-        var boundaries: [SharedEdges.Boundary??]
+        let whole: WholePolygons
+        /// Per member: the index of its boundary in `made` (-1: not made yet, -2: none, the member has no polygon),
+        /// made on the first split fragment (a scene of whole faces never asks). (Not a `[Boundary??]`: see
+        /// `WholePolygons`.)
+        var index: [Int32] = []
+        var made: [SharedEdges.Boundary] = []
 
-        init(_ whole: [ScenePolygon?]) {
-            self.whole = whole
-            boundaries = Array(repeating: nil, count: whole.count)
-        }
+        init(_ whole: WholePolygons) { self.whole = whole }
 
         /// None for a whole face (it is drawn from its own outline).
         mutating func of(_ f: BSPTree.Fragment) -> [PlaneSegment] {
             guard !f.isWhole else { return [] }
-            let b: SharedEdges.Boundary?
-            if let known = boundaries[f.member] { b = known } else {
-                b = whole[f.member].map { SharedEdges.Boundary($0.points) }
-                boundaries[f.member] = .some(b)
+            if index.isEmpty { index = Array(repeating: -1, count: whole.count) }
+            if index[f.member] == -1 {
+                if let polygon = whole[f.member] {
+                    index[f.member] = Int32(made.count)
+                    made.append(SharedEdges.Boundary(polygon.points))
+                } else {
+                    index[f.member] = -2
+                }
             }
-            return b?.outerEdges(of: f.points) ?? []
+            let k = index[f.member]
+            return k < 0 ? [] : made[Int(k)].outerEdges(of: f.points)
         }
     }
 
     /// Per member of a scene, its `PlainFace` once worked out (`nil`: not yet). The storage is made when the first is
     /// kept: a scene painted from `PlainFills` alone (a lattice's whole faces) never asks, and a row per member to
     /// zero and free was work and cache lines for nothing.
+    ///
+    /// Kept as an index per member into the faces worked out (-1: not yet, -2: not plain), not as a `[PlainFace??]`:
+    /// see `WholePolygons`.
     struct PlainFaces {
-        private var faces: [PlainFace??] = []
+        private var index: [Int32] = []
+        private var faces: [PlainFace] = []
         let count: Int
 
         init(count: Int) { self.count = count }
 
         subscript(member: Int) -> PlainFace?? {
-            get { faces.isEmpty ? nil : faces[member] }
+            get {
+                guard !index.isEmpty else { return nil }
+                switch index[member] {
+                case -1: return nil
+                case -2: return .some(nil)
+                case let k: return faces[Int(k)]
+                }
+            }
             set {
-                if faces.isEmpty { faces = Array(repeating: nil, count: count) }
-                faces[member] = newValue
+                if index.isEmpty { index = Array(repeating: -1, count: count) }
+                switch newValue {
+                case .none: index[member] = -1
+                case .some(.none): index[member] = -2
+                case let .some(.some(face)):
+                    index[member] = Int32(faces.count)
+                    faces.append(face)
+                }
             }
         }
     }
@@ -377,10 +410,10 @@ final class Painter {
     /// Works out the `PlainFace` of every member with a polygon in the depth order (`drawn`: `SceneOrder.whole`)
     /// into `plain`, ahead of the fills (`plainFace` keeps it): the faces `drawFragment` would otherwise work out on
     /// each member's first fragment, the same values.
-    private func preparePlainFaces(_ members: [RenderMember], drawn: [ScenePolygon?], chain: PlaneChain,
+    private func preparePlainFaces(_ members: [RenderMember], drawn: WholePolygons, chain: PlaneChain,
                                    filter: ColorFilter, plain: inout PlainFaces) {
         guard !clipsEveryFragment else { return }
-        for (i, m) in members.enumerated() where drawn[i] != nil {
+        for (i, m) in members.enumerated() where drawn.isDrawn(i) {
             _ = plainFace(m, member: i, chain: chain, filter: filter, plain: &plain)
         }
     }
@@ -493,7 +526,7 @@ final class Painter {
     struct SceneOrder {
         /// `scenePolygons`' input and whole polygons.
         let input: [ScenePolygon]
-        let whole: [ScenePolygon?]
+        let whole: WholePolygons
         /// Per member: whether it may seal (`SharedEdges.sealCandidates`).
         let candidates: [Bool]
         /// Every fragment was collected in one walk (`sealing.fragments` are all of them).
@@ -510,10 +543,18 @@ final class Painter {
     static func sceneOrder(_ members: [RenderMember], seals: Bool, collectsEveryFragment: Bool) -> SceneOrder {
         let (input, whole) = Painter.scenePolygons(members)
         // Asked per sealable polygon and per fragment below (a copy of the member each time): worked out once, for the
-        // shaped members (most faces have no shape).
-        var outlines = [[Vector3]?](repeating: nil, count: members.count)
-        for i in members.indices where members[i].node.shape != nil { outlines[i] = Painter.shapeOutline(members[i]) }
-        let outline: (Int) -> [Vector3]? = { [outlines] in outlines[$0] }
+        // shaped members (most faces have no shape). Per member, the index of its outline in `outlines` (-1: none),
+        // made on the first shaped member (not a `[[Vector3]?]`: see `WholePolygons`).
+        var outlines: [[Vector3]] = [], outlineIndex: [Int32] = []
+        for i in members.indices where members[i].node.shape != nil {
+            guard let o = Painter.shapeOutline(members[i]) else { continue }
+            if outlineIndex.isEmpty { outlineIndex = Array(repeating: -1, count: members.count) }
+            outlineIndex[i] = Int32(outlines.count)
+            outlines.append(o)
+        }
+        let outline: (Int) -> [Vector3]? = { [outlines, outlineIndex] in
+            outlineIndex.isEmpty || outlineIndex[$0] < 0 ? nil : outlines[Int(outlineIndex[$0])]
+        }
         // Asked per polygon and per fragment below (only of members with a polygon): decided once per member.
         var isSealable = [Bool](repeating: false, count: members.count)
         if seals { for p in input { isSealable[p.member] = Painter.isSealable(members[p.member]) } }
@@ -583,10 +624,9 @@ final class Painter {
 
     /// The polygons the BSP sorts, in its input order, with each drawn member's whole polygon (before splitting),
     /// indexed by member (`nil` for a member not drawn).
-    static func scenePolygons(_ members: [RenderMember]) -> (input: [ScenePolygon], whole: [ScenePolygon?]) {
+    static func scenePolygons(_ members: [RenderMember]) -> (input: [ScenePolygon], whole: WholePolygons) {
         var polygons: [ScenePolygon] = []
         polygons.reserveCapacity(members.count)
-        var whole = [ScenePolygon?](repeating: nil, count: members.count)
         for i in members.indices {
             // (The member's fields read where they lie: a copy of the whole member costs more than these tests.)
             let node = members[i].node, transform = members[i].transform
@@ -596,9 +636,8 @@ final class Painter {
                   let p = Painter.depthPolygon(node, transform: transform, member: i)
             else { continue }
             polygons.append(p)
-            whole[i] = p
         }
-        guard polygons.count > 1 else { return (polygons, whole) }
+        guard polygons.count > 1 else { return (polygons, WholePolygons(polygons, members: members.count)) }
         // The BSP's choices (which plane splits first, hence the order of planes that do not overlap, such as a
         // solid's faces) follow the planes' geometry, not tree order: where two such faces touch, the pixels would
         // otherwise depend on which was painted first. Tree order still decides between coplanar planes
@@ -609,7 +648,35 @@ final class Painter {
         polygons = polygons.indices.sorted { i, j in
             keys[i] != keys[j] ? keys[i] < keys[j] : polygons[i].member < polygons[j].member
         }.map { polygons[$0] }
-        return (polygons, whole)
+        return (polygons, WholePolygons(polygons, members: members.count))
+    }
+
+    /// Each member's whole polygon (before splitting), indexed by member: `nil` for a member not drawn. Kept as an index
+    /// into the scene's polygons (`scenePolygons`' input), not as a `[ScenePolygon?]`: an array of optionals of a type
+    /// holding an array is freed element by element through the runtime's witnesses (a lattice's 6 000 members, every
+    /// render), an array of `Int32` in one go.
+    struct WholePolygons {
+        private let polygons: [ScenePolygon]
+        /// Per member: the index of its polygon in `polygons`, or -1.
+        private let index: [Int32]
+
+        init(_ polygons: [ScenePolygon], members: Int) {
+            var index = [Int32](repeating: -1, count: members)
+            for (k, p) in polygons.enumerated() { index[p.member] = Int32(k) }
+            self.polygons = polygons
+            self.index = index
+        }
+
+        /// The number of members.
+        var count: Int { index.count }
+
+        subscript(member: Int) -> ScenePolygon? {
+            let k = index[member]
+            return k < 0 ? nil : polygons[Int(k)]
+        }
+
+        /// Whether `member` has a polygon (without copying it).
+        func isDrawn(_ member: Int) -> Bool { index[member] >= 0 }
     }
 
     /// How one node is painted, decided once from its properties and its shade.
