@@ -338,6 +338,48 @@ struct Transform3DTests {
         }
     }
 
+    @Test("isFinite (summed residues, one test) equals every element's own test, for each element and edge value")
+    func isFiniteElementByElement() {
+        // Finite extremes (their residues are exact zeros too) and every non-finite value.
+        let values: [Double] = [.greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude, -0.0,
+                                1e308, .nan, -.nan, .signalingNaN, .infinity, -.infinity]
+        for value in values {
+            for index in 0..<16 {
+                var values = Transform3D.identity.rowMajor
+                values[index] = value
+                let t = Transform3D(rowMajor: values)!
+                #expect(t.isFinite == values.allSatisfy(\.isFinite))
+                var geometry = LayerGeometry()
+                geometry.transform = t
+                #expect(geometry.isFinite == value.isFinite)
+                geometry = LayerGeometry()
+                geometry.sublayerTransform = t
+                #expect(geometry.isFinite == value.isFinite)
+                if index < 9 {
+                    var e = Array(repeating: 1.0, count: 9)
+                    e[index] = value
+                    let m = Matrix3(m11: e[0], m12: e[1], m13: e[2], m21: e[3], m22: e[4], m23: e[5],
+                                    m31: e[6], m32: e[7], m33: e[8])
+                    #expect(m.isFinite == value.isFinite)
+                }
+            }
+            // The scalar properties, each alone: `isFinite` agrees with `nonFiniteProperty`.
+            let edits: [(inout LayerGeometry) -> Void] = [
+                { $0.bounds.origin.x = CGFloat(value) }, { $0.bounds.origin.y = CGFloat(value) },
+                { $0.bounds.size.width = CGFloat(value) }, { $0.bounds.size.height = CGFloat(value) },
+                { $0.position.x = CGFloat(value) }, { $0.position.y = CGFloat(value) },
+                { $0.anchorPoint.x = CGFloat(value) }, { $0.anchorPoint.y = CGFloat(value) },
+                { $0.anchorPointZ = value }, { $0.zPosition = value },
+            ]
+            for edit in edits {
+                var geometry = LayerGeometry()
+                edit(&geometry)
+                #expect(geometry.isFinite == value.isFinite)
+                #expect(geometry.isFinite == (geometry.nonFiniteProperty == nil))
+            }
+        }
+    }
+
     @Test("Approximate equality is per element and not exact equality")
     func approximateEquality() {
         var t = Transform3D.identity

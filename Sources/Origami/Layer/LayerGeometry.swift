@@ -154,10 +154,13 @@ extension LayerGeometry {
 
     /// True when every geometric value is finite (`nonFiniteProperty == nil`, without building its lists: every
     /// frozen layer asks).
+    /// Branch-free (`Transform3D.finiteResidue`): the 42 values' residues summed, one test at the end.
     public var isFinite: Bool {
-        bounds.origin.x.isFinite && bounds.origin.y.isFinite && bounds.size.width.isFinite && bounds.size.height.isFinite
-            && position.x.isFinite && position.y.isFinite && anchorPoint.x.isFinite && anchorPoint.y.isFinite
-            && anchorPointZ.isFinite && zPosition.isFinite && transform.isFinite && sublayerTransform.isFinite
+        func r(_ v: CGFloat) -> Double { Double(v) - Double(v) }
+        let scalars = r(bounds.origin.x) + r(bounds.origin.y) + r(bounds.size.width) + r(bounds.size.height)
+            + r(position.x) + r(position.y) + r(anchorPoint.x) + r(anchorPoint.y)
+            + (anchorPointZ - anchorPointZ) + (zPosition - zPosition)
+        return scalars + transform.finiteResidue + sublayerTransform.finiteResidue == 0
     }
 
     /// The name of the first property holding NaN or ∞, if any.

@@ -57,9 +57,11 @@ extension Matrix3 {
     /// The nine elements, row by row.
     public var elements: [Double] { [m11, m12, m13, m21, m22, m23, m31, m32, m33] }
     /// Every element is finite (no NaN or infinity).
+    /// (Summed as `Transform3D.finiteResidue`: one test instead of nine branches, asked twice by every `inverted()`
+    /// — lighting inverts a Jacobian per face.)
     public var isFinite: Bool {
-        m11.isFinite && m12.isFinite && m13.isFinite && m21.isFinite && m22.isFinite && m23.isFinite
-            && m31.isFinite && m32.isFinite && m33.isFinite
+        (m11 - m11) + (m12 - m12) + (m13 - m13) + (m21 - m21) + (m22 - m22) + (m23 - m23)
+            + (m31 - m31) + (m32 - m32) + (m33 - m33) == 0
     }
 
     /// The inverse, or `nil` when the matrix is singular or not finite. The test is relative to Hadamard's
