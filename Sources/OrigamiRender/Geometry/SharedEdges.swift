@@ -83,10 +83,8 @@ struct SharedEdges {
         var centroidList = fragments.map { f -> PlanePoint in let c = f.centroid; return PlanePoint(c.x, c.y) }
         edgeList.reserveCapacity(4 * fragments.count)
         boxList.reserveCapacity(4 * fragments.count)
-        // Each split member's boundary lines, worked out once for all its fragments: per member, the index of its
-        // boundary in `boundaryList` (-1: not made yet), made on the first split member (not a `[Boundary?]`: see
-        // `Painter.WholePolygons`).
-        var boundaryIndex: [Int32] = [], boundaryList: [Boundary] = []
+        // Each split member's boundary lines, worked out once for all its fragments.
+        var boundaries = MemoTable<Boundary>(count: polygons.count)
         func ownPolygon(_ member: Int) -> ScenePolygon? { member < polygons.count ? polygons[member] : nil }
         for (f, fragment) in fragments.enumerated() {
             let pts = fragment.points
@@ -97,12 +95,10 @@ struct SharedEdges {
                 // A fragment lies inside its convex polygon: an edge on one of the polygon's edge lines is on its
                 // boundary. (Only split members are clipped to their fragments, so only they need these.)
                 onBoundary.reserveCapacity(pts.count)
-                if boundaryIndex.isEmpty { boundaryIndex = Array(repeating: -1, count: polygons.count) }
                 let boundary: Boundary
-                if boundaryIndex[fragment.member] >= 0 { boundary = boundaryList[Int(boundaryIndex[fragment.member])] } else {
+                if let known = boundaries[fragment.member] ?? nil { boundary = known } else {
                     boundary = Boundary(own.points)
-                    boundaryIndex[fragment.member] = Int32(boundaryList.count)
-                    boundaryList.append(boundary)
+                    boundaries[fragment.member] = .some(boundary)
                 }
                 for i in pts.indices {
                     let a = pts[i], b = pts[(i + 1) % pts.count]

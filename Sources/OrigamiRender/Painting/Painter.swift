@@ -56,36 +56,25 @@ final class Painter {
         // (Worked out by a function of its own: its temporaries stay off this frame, which nested contexts stack.)
         let order = Painter.sceneOrder(members, seals: seal > 0, collectsEveryFragment: collectsEveryFragment)
         let input = order.input, whole = order.whole, candidates = order.candidates, sealing = order.sealing
-        var plain = PlainFaces(count: members.count)
+        var plain = MemoTable<PlainFace>(count: members.count)
         // Each later fragment's polygon on the device, mapped once: a big solid's cap is the `under` of thousands
-        // of seals. Per fragment, the index of its ring in `deviceRings` (-1: not mapped yet, -2: none): an array of
-        // `Int32` is freed in one go, a `[Ring??]` element by element through the runtime's witnesses.
-        var deviceIndex: [Int32] = [], deviceRings: [Ring] = []
+        // of seals.
+        var devicePolygons = MemoTable<Ring>(count: sealing?.fragments.count ?? 0)
         // The first seal under each later fragment (a fragment seals under a few later ones at most), into `out`
         // (emptied first).
         func seals(_ k: Int, into out: inout [EdgeSeal]) {
             out.removeAll(keepingCapacity: true)
             guard let sealing, !sealing.edges.sealed[k].isEmpty else { return }
-            if deviceIndex.isEmpty { deviceIndex = Array(repeating: -1, count: sealing.fragments.count) }
             let edges = sealing.edges.sealed[k]
             out.reserveCapacity(edges.count)
             for (i, e) in edges.enumerated() where !edges[..<i].contains(where: { $0.later == e.later }) {
                 guard let segment = chain.map(e.segment) else { continue }
                 let under: Ring?
-                switch deviceIndex[e.later] {
-                case -1:
+                if let known = devicePolygons[e.later] { under = known } else {
                     // (`map` gives an empty ring or one of 3 points or more.)
                     let ring = chain.map(sealing.fragments[e.later].flattened)
-                    if ring.isEmpty {
-                        under = nil
-                        deviceIndex[e.later] = -2
-                    } else {
-                        under = ring
-                        deviceIndex[e.later] = Int32(deviceRings.count)
-                        deviceRings.append(ring)
-                    }
-                case -2: under = nil
-                case let known: under = deviceRings[Int(known)]
+                    under = ring.isEmpty ? nil : ring
+                    devicePolygons[e.later] = .some(under)
                 }
                 if let under { out.append(EdgeSeal(segment: segment, under: under)) }
             }
@@ -132,7 +121,7 @@ final class Painter {
     ///   - plain: per member, decided once: whether its face is one plain fill, that fill's colour and outline.
     private func drawFragment(_ flattened: Ring, member: Int, isWhole: Bool, outer outerEdges: [PlaneSegment],
                               sealed: [EdgeSeal], members: [RenderMember], chain: PlaneChain, filter: ColorFilter,
-                              plain: inout PlainFaces) throws {
+                              plain: inout MemoTable<PlainFace>) throws {
         let m = members[member]
         if isWhole {
             // (The plain fill in a function of its own: this frame is on the stack once per level of a deep tree.)
@@ -251,7 +240,7 @@ final class Painter {
     /// out, too, the `PlainFace` of each member split into several fragments (into `plain`) ahead of its fragments'
     /// turn, as `preparePlainFaces` would.
     private func paintKnownFragments(_ order: SceneOrder, members: [RenderMember], chain: PlaneChain, filter: ColorFilter,
-                                     plain: inout PlainFaces, seals: (Int, inout [EdgeSeal]) -> Void) throws {
+                                     plain: inout MemoTable<PlainFace>, seals: (Int, inout [EdgeSeal]) -> Void) throws {
         var batch = PlainFills(), scratch = PlainFills.Scratch()
         // A face's 4 corners, and a few more where it is extended.
         batch.fills.reserveCapacity(Self.fillBatch)
@@ -296,7 +285,7 @@ final class Painter {
 
     /// Paints `batch` in order and empties it (keeping its capacity).
     private func paint(_ batch: inout PlainFills, members: [RenderMember], chain: PlaneChain, filter: ColorFilter,
-                       plain: inout PlainFaces) throws {
+                       plain: inout MemoTable<PlainFace>) throws {
         try batch.pool.withUnsafeBufferPointer { pool in
             for fill in batch.fills {
                 guard fill.count >= 0 else {
@@ -318,7 +307,7 @@ final class Painter {
     /// into the pool, else an entry of `others`.
     private func addFill(member: Int, isWhole: Bool, flattened: () -> Ring, outer: () -> [PlaneSegment],
                          to out: inout PlainFills, scratch: inout PlainFills.Scratch, members: [RenderMember],
-                         chain: PlaneChain, filter: ColorFilter, plain: inout PlainFaces) {
+                         chain: PlaneChain, filter: ColorFilter, plain: inout MemoTable<PlainFace>) {
         if isWhole, !drawsFacesThroughNode, !clipsEveryFragment,
            let style = PlainFace.Style(members[member], in: chain, filter: filter, outline: &scratch.outline) {
             let start = out.pool.count
@@ -347,63 +336,23 @@ final class Painter {
     /// (`SharedEdges.Boundary.outerEdges`): each member's boundary made on its first split fragment.
     private struct OuterEdges {
         let whole: WholePolygons
-        /// Per member: the index of its boundary in `made` (-1: not made yet, -2: none, the member has no polygon),
-        /// made on the first split fragment (a scene of whole faces never asks). (Not a `[Boundary??]`: see
-        /// `WholePolygons`.)
-        var index: [Int32] = []
-        var made: [SharedEdges.Boundary] = []
+        /// Per member: its boundary (none when it has no polygon), made on its first split fragment.
+        var boundaries: MemoTable<SharedEdges.Boundary>
 
-        init(_ whole: WholePolygons) { self.whole = whole }
+        init(_ whole: WholePolygons) {
+            self.whole = whole
+            boundaries = MemoTable(count: whole.count)
+        }
 
         /// None for a whole face (it is drawn from its own outline).
         mutating func of(_ f: BSPTree.Fragment) -> [PlaneSegment] {
             guard !f.isWhole else { return [] }
-            if index.isEmpty { index = Array(repeating: -1, count: whole.count) }
-            if index[f.member] == -1 {
-                if let polygon = whole[f.member] {
-                    index[f.member] = Int32(made.count)
-                    made.append(SharedEdges.Boundary(polygon.points))
-                } else {
-                    index[f.member] = -2
-                }
+            let b: SharedEdges.Boundary?
+            if let known = boundaries[f.member] { b = known } else {
+                b = whole[f.member].map { SharedEdges.Boundary($0.points) }
+                boundaries[f.member] = .some(b)
             }
-            let k = index[f.member]
-            return k < 0 ? [] : made[Int(k)].outerEdges(of: f.points)
-        }
-    }
-
-    /// Per member of a scene, its `PlainFace` once worked out (`nil`: not yet). The storage is made when the first is
-    /// kept: a scene painted from `PlainFills` alone (a lattice's whole faces) never asks, and a row per member to
-    /// zero and free was work and cache lines for nothing.
-    ///
-    /// Kept as an index per member into the faces worked out (-1: not yet, -2: not plain), not as a `[PlainFace??]`:
-    /// see `WholePolygons`.
-    struct PlainFaces {
-        private var index: [Int32] = []
-        private var faces: [PlainFace] = []
-        let count: Int
-
-        init(count: Int) { self.count = count }
-
-        subscript(member: Int) -> PlainFace?? {
-            get {
-                guard !index.isEmpty else { return nil }
-                switch index[member] {
-                case -1: return nil
-                case -2: return .some(nil)
-                case let k: return faces[Int(k)]
-                }
-            }
-            set {
-                if index.isEmpty { index = Array(repeating: -1, count: count) }
-                switch newValue {
-                case .none: index[member] = -1
-                case .some(.none): index[member] = -2
-                case let .some(.some(face)):
-                    index[member] = Int32(faces.count)
-                    faces.append(face)
-                }
-            }
+            return b?.outerEdges(of: f.points) ?? []
         }
     }
 
@@ -411,7 +360,7 @@ final class Painter {
     /// into `plain`, ahead of the fills (`plainFace` keeps it): the faces `drawFragment` would otherwise work out on
     /// each member's first fragment, the same values.
     private func preparePlainFaces(_ members: [RenderMember], drawn: WholePolygons, chain: PlaneChain,
-                                   filter: ColorFilter, plain: inout PlainFaces) {
+                                   filter: ColorFilter, plain: inout MemoTable<PlainFace>) {
         guard !clipsEveryFragment else { return }
         for (i, m) in members.enumerated() where drawn.isDrawn(i) {
             _ = plainFace(m, member: i, chain: chain, filter: filter, plain: &plain)
@@ -421,7 +370,7 @@ final class Painter {
     /// Fills a whole face the plain way when it is a `PlainFace` (decided once per member in `plain`); false when
     /// it is not and `drawNode` must draw it.
     private func fillIfPlain(_ m: RenderMember, member: Int, chain: PlaneChain, filter: ColorFilter, sealed: [EdgeSeal],
-                             plain: inout PlainFaces) throws -> Bool {
+                             plain: inout MemoTable<PlainFace>) throws -> Bool {
         guard let face = plainFace(m, member: member, chain: chain, filter: filter, plain: &plain) else { return false }
         try fill(face, sealed: sealed)
         return true
@@ -430,7 +379,7 @@ final class Painter {
     /// Member `member`'s `PlainFace`, worked out on its first fragment and kept in `plain` (none when every fragment
     /// takes the clip path).
     private func plainFace(_ m: RenderMember, member: Int, chain: PlaneChain, filter: ColorFilter,
-                           plain: inout PlainFaces) -> PlainFace? {
+                           plain: inout MemoTable<PlainFace>) -> PlainFace? {
         if let known = plain[member] { return known }
         let face = clipsEveryFragment ? nil : PlainFace(m, in: chain, filter: filter)
         plain[member] = .some(face)
@@ -543,18 +492,10 @@ final class Painter {
     static func sceneOrder(_ members: [RenderMember], seals: Bool, collectsEveryFragment: Bool) -> SceneOrder {
         let (input, whole) = Painter.scenePolygons(members)
         // Asked per sealable polygon and per fragment below (a copy of the member each time): worked out once, for the
-        // shaped members (most faces have no shape). Per member, the index of its outline in `outlines` (-1: none),
-        // made on the first shaped member (not a `[[Vector3]?]`: see `WholePolygons`).
-        var outlines: [[Vector3]] = [], outlineIndex: [Int32] = []
-        for i in members.indices where members[i].node.shape != nil {
-            guard let o = Painter.shapeOutline(members[i]) else { continue }
-            if outlineIndex.isEmpty { outlineIndex = Array(repeating: -1, count: members.count) }
-            outlineIndex[i] = Int32(outlines.count)
-            outlines.append(o)
-        }
-        let outline: (Int) -> [Vector3]? = { [outlines, outlineIndex] in
-            outlineIndex.isEmpty || outlineIndex[$0] < 0 ? nil : outlines[Int(outlineIndex[$0])]
-        }
+        // shaped members (most faces have no shape).
+        var outlines = MemoTable<[Vector3]>(count: members.count)
+        for i in members.indices where members[i].node.shape != nil { outlines[i] = .some(Painter.shapeOutline(members[i])) }
+        let outline: (Int) -> [Vector3]? = { [outlines] in outlines[$0] ?? nil }
         // Asked per polygon and per fragment below (only of members with a polygon): decided once per member.
         var isSealable = [Bool](repeating: false, count: members.count)
         if seals { for p in input { isSealable[p.member] = Painter.isSealable(members[p.member]) } }
@@ -652,9 +593,7 @@ final class Painter {
     }
 
     /// Each member's whole polygon (before splitting), indexed by member: `nil` for a member not drawn. Kept as an index
-    /// into the scene's polygons (`scenePolygons`' input), not as a `[ScenePolygon?]`: an array of optionals of a type
-    /// holding an array is freed element by element through the runtime's witnesses (a lattice's 6 000 members, every
-    /// render), an array of `Int32` in one go.
+    /// into the scene's polygons (`scenePolygons`' input), not as a `[ScenePolygon?]` (see `MemoTable`).
     struct WholePolygons {
         private let polygons: [ScenePolygon]
         /// Per member: the index of its polygon in `polygons`, or -1.
