@@ -35,6 +35,9 @@ struct PlaneChain: Sendable {
     /// (0, 0, positive)): a ring within the viewport then maps point by point, as the homogeneous path would map it
     /// (to rounding), without its clips.
     private let affine: Matrix3?
+    /// Whether every level is affine (`affineProduct`'s test): else no product with a level prepended is either, and
+    /// a face's map need not try one.
+    private let levelsAreAffine: Bool
 
     /// A chain that clips to the visible `canvas` (device units), enlarged by `viewportMargin`.
     init(_ levels: [Homography], canvas: PlaneRect) {
@@ -52,14 +55,20 @@ struct PlaneChain: Sendable {
     private init(levels: [Homography], viewport: PlaneRect) {
         self.levels = levels; self.viewport = viewport
         affine = Self.affineProduct(first: nil, levels)
+        levelsAreAffine = levels.allSatisfy(Self.isAffine)
+    }
+
+    /// `affineProduct`'s test of one level: its w column is (0, 0, positive).
+    private static func isAffine(_ h: Homography) -> Bool {
+        let m = h.matrix
+        return m.m13 == 0 && m.m23 == 0 && m.m33 > 0
     }
 
     /// The affine product of `first` (when given) and then `levels`.
     private static func affineProduct(first: Homography?, _ levels: [Homography]) -> Matrix3? {
         var product: Homography?
         func include(_ h: Homography) -> Bool {
-            let m = h.matrix
-            guard m.m13 == 0, m.m23 == 0, m.m33 > 0 else { return false }
+            guard isAffine(h) else { return false }
             product = product.map { $0.concatenating(h) } ?? h
             return true
         }
@@ -84,7 +93,7 @@ struct PlaneChain: Sendable {
     /// A ring with a coordinate that is not finite, or that overflows on the way, draws nothing.
     func map(_ ring: Ring) -> Ring {
         var out: Ring = []
-        map(ring, first: nil, affine: affine, into: &out)
+        ring.withUnsafeBufferPointer { map($0, first: nil, affine: affine, into: &out) }
         return out
     }
 
@@ -99,13 +108,32 @@ struct PlaneChain: Sendable {
     /// `map(_:after:)`'s ring in `out` (its former points removed, its capacity kept): a scratch ring reused from
     /// one face to the next.
     func map(_ ring: Ring, after h: Homography, into out: inout Ring) {
-        map(ring, first: h, affine: Self.affineProduct(first: h, levels), into: &out)
+        ring.withUnsafeBufferPointer { map($0, after: h, into: &out) }
+    }
+
+    /// `map(r.corners, after: h, into: &out)` without the corners' array (a plain face's outline is its bounds'
+    /// corners: one array per face made and freed).
+    func map(corners r: PlaneRect, after h: Homography, into out: inout Ring) {
+        withUnsafeTemporaryAllocation(of: PlanePoint.self, capacity: 4) { corners in
+            // `PlaneRect.corners`' order.
+            corners.initializeElement(at: 0, to: PlanePoint(r.minX, r.minY))
+            corners.initializeElement(at: 1, to: PlanePoint(r.maxX, r.minY))
+            corners.initializeElement(at: 2, to: PlanePoint(r.maxX, r.maxY))
+            corners.initializeElement(at: 3, to: PlanePoint(r.minX, r.maxY))
+            map(UnsafeBufferPointer(corners), after: h, into: &out)
+        }
+    }
+
+    private func map(_ ring: UnsafeBufferPointer<PlanePoint>, after h: Homography, into out: inout Ring) {
+        // (Only a chain of affine levels can make an affine product with `h`: most faces are seen in perspective.)
+        map(ring, first: h, affine: levelsAreAffine ? Self.affineProduct(first: h, levels) : nil, into: &out)
     }
 
     /// The ring through `first` (when given), then `levels`, into `out` (emptied first); `affine` is the product of
     /// those levels when affine.
-    private func map(_ ring: Ring, first: Homography?, affine: Matrix3?, into out: inout Ring) {
-        out.removeAll(keepingCapacity: true)
+    private func map(_ ring: UnsafeBufferPointer<PlanePoint>, first: Homography?, affine: Matrix3?, into out: inout Ring) {
+        // (`removeAll` costs a call even on an empty array.)
+        if !out.isEmpty { out.removeAll(keepingCapacity: true) }
         if let m = affine {
             out.reserveCapacity(ring.count)
             var inside = true
@@ -125,60 +153,72 @@ struct PlaneChain: Sendable {
             out.removeAll(keepingCapacity: true)
         }
         if mapWithoutClipping(ring, first: first, into: &out) { return }
+        out = mapThroughClips(ring, first: first)
+    }
+
+    /// The homogeneous path, clip after clip: the general case, which `mapWithoutClipping` shortens (and which tests
+    /// compare it with).
+    func mapThroughClips<Points: Sequence<PlanePoint>>(_ ring: Points, first: Homography?) -> Ring {
         var r = ring.map { HomogeneousPoint(x: $0.x, y: $0.y, w: 1) }
         for h in (first.map { [$0] } ?? []) + levels {
             r = Self.map(r, through: h)
-            guard r.count >= 3, r.allSatisfy(\.isFinite) else { return }
+            guard r.count >= 3, r.allSatisfy(\.isFinite) else { return [] }
         }
-        out = r.divided(within: viewport)
+        return r.divided(within: viewport)
     }
 
     /// The homogeneous path for a ring that no clip would cut: every point in front of the eye (w ≥ 0) at every
     /// level and inside the viewport's frustum at the end — a face of a 3D scene on the canvas, the usual case.
-    /// Each clip would then hand its ring back unchanged, so this does the same arithmetic (the same products,
-    /// `normalized`, the same side tests, division and clamp) on one scratch buffer instead of an array per step;
-    /// The ring goes into `out` (empty); false (and `out` still empty) when some clip would cut (the caller then
-    /// takes the general path from the start).
-    private func mapWithoutClipping(_ ring: Ring, first: Homography?, into out: inout Ring) -> Bool {
+    /// Each clip would then hand its ring back unchanged, so this does the same arithmetic per point (the same
+    /// products, `normalized`, division and clamp, and side tests of the same sign) without an array per step, and
+    /// point by point through every level: each point's image does not depend on the others', and the answer is
+    /// all or nothing. The ring goes into `out` (empty); false (and `out` empty) when some clip would cut (the
+    /// caller then takes the general path from the start).
+    private func mapWithoutClipping(_ ring: UnsafeBufferPointer<PlanePoint>, first: Homography?,
+                                    into out: inout Ring) -> Bool {
         let n = ring.count
         guard n >= 3, n <= 64 else { return false }
-        // The side `clipped(a:b:c:)` tests.
-        func side(_ p: HomogeneousPoint, _ a: Double, _ b: Double, _ c: Double) -> Double { a * p.x + b * p.y + c * p.w }
-        return withUnsafeTemporaryAllocation(of: HomogeneousPoint.self, capacity: n) { r -> Bool in
-            for (i, p) in ring.enumerated() { r[i] = HomogeneousPoint(x: p.x, y: p.y, w: 1) }
-            // One level: false when some point would be cut.
-            func apply(_ h: Homography) -> Bool {
-                let m = h.matrix
-                for i in 0..<n {
-                    let p = r[i]
-                    let q = HomogeneousPoint(x: p.x * m.m11 + p.y * m.m21 + p.w * m.m31,
-                                             y: p.x * m.m12 + p.y * m.m22 + p.w * m.m32,
-                                             w: p.x * m.m13 + p.y * m.m23 + p.w * m.m33).normalized
-                    // `inFrontOfEye`'s side (0·x + 0·y + 1·w) and the finiteness the general path asks for.
-                    guard side(q, 0, 0, 1) >= 0, q.isFinite else { return false }
-                    r[i] = q
-                }
-                return true
+        let v = viewport
+        out.reserveCapacity(n)
+        let mapped = levels.withUnsafeBufferPointer { levels -> Bool in
+            for p in ring {
+                var q = HomogeneousPoint(x: p.x, y: p.y, w: 1)
+                if let first, !Self.step(&q, first.matrix) { return false }
+                for h in levels where !Self.step(&q, h.matrix) { return false }
+                // `divided(within:)`'s clips, in its order (each would keep a point on its inner side): the sides
+                // `clipped(a:b:c:)` tests, `a·x + b·y + c·w`, whose zero terms add a signed zero, which changes
+                // neither the sum of a nonzero term nor the sign test (≥ 0) of a zero sum. A point that is not finite
+                // (possible only without levels) fails one of them as it fails `a·x + b·y + c·w` (its own
+                // coordinate's two sides are ±∞ or NaN).
+                guard q.w >= 0, q.x + -v.minX * q.w >= 0, -q.x + v.maxX * q.w >= 0,
+                      q.y + -v.minY * q.w >= 0, -q.y + v.maxY * q.w >= 0 else { return false }
+                guard q.w > 0 else { continue }
+                let d = PlanePoint(Swift.min(Swift.max(q.x / q.w, v.minX), v.maxX), Swift.min(Swift.max(q.y / q.w, v.minY), v.maxY))
+                if d.isFinite, out.last != d { out.append(d) }
             }
-            if let first, !apply(first) { return false }
-            for h in levels where !apply(h) { return false }
-            let v = viewport
-            for i in 0..<n {
-                let p = r[i]
-                // `divided(within:)`'s clips, in its order: each would keep a point on its inner side.
-                guard side(p, 0, 0, 1) >= 0, side(p, 1, 0, -v.minX) >= 0, side(p, -1, 0, v.maxX) >= 0,
-                      side(p, 0, 1, -v.minY) >= 0, side(p, 0, -1, v.maxY) >= 0 else { return false }
-            }
-            out.reserveCapacity(n)
-            for i in 0..<n where r[i].w > 0 {
-                let p = r[i]
-                let q = PlanePoint(Swift.min(Swift.max(p.x / p.w, v.minX), v.maxX), Swift.min(Swift.max(p.y / p.w, v.minY), v.maxY))
-                if q.isFinite, out.last != q { out.append(q) }
-            }
-            if out.count > 1, out.first == out.last { out.removeLast() }
-            if out.count < 3 { out.removeAll(keepingCapacity: true) }
             return true
         }
+        guard mapped else {
+            out.removeAll(keepingCapacity: true)
+            return false
+        }
+        if out.count > 1, out.first == out.last { out.removeLast() }
+        if out.count < 3 { out.removeAll(keepingCapacity: true) }
+        return true
+    }
+
+    /// One level of `mapWithoutClipping` for one point: `map(_:through:)`'s image (`normalized` as it computes it),
+    /// false when its clip would cut the point (w < 0) or it is not finite (the general path's test after each level).
+    @inline(__always)
+    private static func step(_ p: inout HomogeneousPoint, _ m: Matrix3) -> Bool {
+        let x = p.x * m.m11 + p.y * m.m21 + p.w * m.m31
+        let y = p.x * m.m12 + p.y * m.m22 + p.w * m.m32
+        let w = p.x * m.m13 + p.y * m.m23 + p.w * m.m33
+        // `HomogeneousPoint.normalized`: `Swift.max(a, b, c)` is `max(max(a, b), c)`.
+        let s = Swift.max(Swift.max(abs(x), abs(y)), abs(w))
+        p = s > 0 && s.isFinite ? HomogeneousPoint(x: x / s, y: y / s, w: w / s) : HomogeneousPoint(x: x, y: y, w: w)
+        // `inFrontOfEye`'s side, 0·x + 0·y + 1·w, has the sign of w for a finite point.
+        return p.w >= 0 && p.isFinite
     }
 
     /// One point, or `nil` when it lies behind the eye at some level.

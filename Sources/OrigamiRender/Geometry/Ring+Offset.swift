@@ -202,8 +202,11 @@ extension Array where Element == PlanePoint {
     var isConvex: Bool {
         guard count >= 3 else { return false }
         var sign = 0.0
+        // The corners i, i + 1, i + 2 (wrapping), carried from one step to the next: asked of every plain face.
+        var a = self[0], b = self[1]
         for i in indices {
-            let a = self[i], b = self[(i + 1) % count], c = self[(i + 2) % count]
+            let c = self[i + 2 < count ? i + 2 : i + 2 - count]
+            defer { a = b; b = c }
             let cross = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x)
             guard cross.isFinite else { return false }
             if cross != 0 {

@@ -9,9 +9,12 @@ enum Outlines {
     /// face magnified several times by perspective and supersampling.
     static let tolerance = 0.01
 
+    /// The radius `roundedRect` rounds `r`'s corners by: 0 (or less) when its ring is `r.corners`.
+    static func cornerRadius(_ r: PlaneRect, radius: Double) -> Double { max(0, min(radius, r.width / 2, r.height / 2)) }
+
     /// The rectangle with corners rounded by `radius` (clamped to half the shorter side, as Core Animation does).
     static func roundedRect(_ r: PlaneRect, radius: Double) -> Ring {
-        let radius = max(0, min(radius, r.width / 2, r.height / 2))
+        let radius = cornerRadius(r, radius: radius)
         guard radius > 0 else { return r.corners }
         // Segments per quarter so the chord's sagitta stays under `tolerance`.
         let step = 2 * acos(max(-1, 1 - tolerance / radius))

@@ -63,7 +63,8 @@ final class Painter {
         // The first seal under each later fragment (a fragment seals under a few later ones at most), into `out`
         // (emptied first).
         func seals(_ k: Int, into out: inout [EdgeSeal]) {
-            out.removeAll(keepingCapacity: true)
+            // (`removeAll` costs a call even on an empty array.)
+            if !out.isEmpty { out.removeAll(keepingCapacity: true) }
             guard let sealing, !sealing.edges.sealed[k].isEmpty else { return }
             let edges = sealing.edges.sealed[k]
             out.reserveCapacity(edges.count)
@@ -191,7 +192,8 @@ final class Painter {
             /// the face is plain).
             init?(_ m: RenderMember, in chain: PlaneChain, filter: ColorFilter, outline: inout Ring) {
                 let node = m.node
-                outline.removeAll(keepingCapacity: true)
+                // (`removeAll` costs a call even on an empty array.)
+                if !outline.isEmpty { outline.removeAll(keepingCapacity: true) }
                 guard node.contents == nil, node.textRings.isEmpty, node.members.isEmpty, !node.masksToBounds,
                       node.borderWidth <= 0 || node.borderColor.alpha <= 0 else { return nil }
                 let plan = Plan(node, filter: filter, seal: true)
@@ -199,7 +201,13 @@ final class Painter {
                       case let .color(fill) = plan.background else { return nil }
                 // `drawNode`'s `chain.prepending(Homography(node.transform)).map(node.outline)` for the one ring an
                 // outline is (`outlineRing`), without the prepended chain and the arrays around the ring.
-                chain.map(node.outlineRing, after: Homography(node.transform), into: &outline)
+                // (An unshaped face with square corners, the usual one, is mapped from its bounds without the
+                // corners' array.)
+                if node.shape == nil, !(Outlines.cornerRadius(node.planeBounds, radius: node.cornerRadius) > 0) {
+                    chain.map(corners: node.planeBounds, after: Homography(node.transform), into: &outline)
+                } else {
+                    chain.map(node.outlineRing, after: Homography(node.transform), into: &outline)
+                }
                 guard outline.count >= 3, outline.isConvex else { return nil }
                 color = (fill.red, fill.green, fill.blue, fill.alpha)
                 extendsUnderSeals = plan.isSealed

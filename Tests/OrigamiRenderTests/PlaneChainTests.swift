@@ -1,0 +1,86 @@
+import Foundation
+import Origami
+import Testing
+import TestSupport
+@testable import OrigamiRender
+
+/// Issue 20: `PlaneChain` maps a ring that no clip cuts point by point through every level (`mapWithoutClipping`),
+/// and a face's bounds without the corners' array (`map(corners:after:into:)`). Both must give the general
+/// homogeneous path's ring (`mapThroughClips`: an array and a clip per level, then the viewport's four clips) bit for
+/// bit, on rings it does not cut and on rings it does (behind the eye, off the canvas).
+@Suite("Plane chain")
+struct PlaneChainTests {
+    static let canvas = PlaneRect(minX: 0, minY: 0, maxX: 800, maxY: 600)
+
+    /// A level seen in perspective: a turned plane placed in front of an eye `distance` away, as a 3D context's member
+    /// and its owner make one.
+    static func perspectiveLevel(_ g: inout SplitMix, distance: Double) -> Homography {
+        var t = Transform3D(rotationAngle: g.next(-1.4, 1.4), x: g.next(-1, 1), y: g.next(-1, 1), z: g.next(-0.3, 0.3))
+        t = t.concatenating(Transform3D(translationX: g.next(-200, 200), y: g.next(-200, 200), z: g.next(-300, 150)))
+        return Homography(t.concatenating(Transform3D.perspective(distance: distance)))
+    }
+
+    /// A chain of a perspective level and the device's scale and offset (never affine as a whole).
+    static func chain(_ g: inout SplitMix) -> PlaneChain {
+        let device = Homography(Matrix3(m11: 2, m12: 0, m13: 0, m21: 0, m22: 2, m23: 0,
+                                        m31: g.next(100, 500), m32: g.next(100, 400), m33: 1))
+        return PlaneChain([perspectiveLevel(&g, distance: g.next(300, 1000)), device], canvas: canvas)
+    }
+
+    /// A random ring: a rectangle's corners (the usual outline), a convex polygon, or a star (not convex).
+    static func ring(_ g: inout SplitMix, scale: Double) -> Ring {
+        let kind = Int(g.next(0, 3)), cx = g.next(-scale, scale), cy = g.next(-scale, scale)
+        if kind == 0 {
+            let w = g.next(1, scale), h = g.next(1, scale)
+            return PlaneRect(minX: cx, minY: cy, maxX: cx + w, maxY: cy + h).corners
+        }
+        let n = 3 + Int(g.next(0, 6)), r = g.next(1, scale)
+        return (0..<n).map { i in
+            let a = 2 * Double.pi * Double(i) / Double(n), k = kind == 2 && i % 2 == 1 ? 0.4 : 1
+            return PlanePoint(cx + k * r * cos(a), cy + k * r * sin(a))
+        }
+    }
+
+    static func bits(_ ring: Ring) -> [UInt64] { ring.flatMap { [$0.x.bitPattern, $0.y.bitPattern] } }
+
+    @Test("a ring mapped point by point through every level is the homogeneous path's ring, to the bit")
+    func fastPathIsTheGeneralPath() {
+        var g = SplitMix(20)
+        var whole = 0, cut = 0
+        for _ in 0..<400 {
+            let chain = Self.chain(&g)
+            for _ in 0..<10 {
+                // Small rings stay on the canvas; big ones reach behind the eye or off the canvas.
+                let r = Self.ring(&g, scale: g.next(0, 1) < 0.7 ? 150 : 5_000)
+                let general = chain.mapThroughClips(r, first: nil)
+                #expect(Self.bits(chain.map(r)) == Self.bits(general))
+                let h = Self.perspectiveLevel(&g, distance: g.next(400, 2000))
+                let after = chain.mapThroughClips(r, first: h)
+                #expect(Self.bits(chain.map(r, after: h)) == Self.bits(after))
+                #expect(Self.bits(chain.prepending(h).map(r)) == Self.bits(after))
+                if after.count == r.count { whole += 1 } else { cut += 1 }
+            }
+        }
+        // Both kinds were asked: rings no clip cuts (the fast path) and rings it does.
+        #expect(whole > 1000 && cut > 1000)
+    }
+
+    @Test("a face's bounds mapped without the corners' array are its corners' ring mapped, to the bit")
+    func cornersAreTheCornersRing() {
+        var g = SplitMix(21)
+        for k in 0..<2000 {
+            // Every fourth chain is affine (a flat context: the affine product's path).
+            let chain = k % 4 == 0
+                ? PlaneChain([Homography(Matrix3(m11: g.next(0.5, 2), m12: g.next(-0.5, 0.5), m13: 0,
+                                                 m21: g.next(-0.5, 0.5), m22: g.next(0.5, 2), m23: 0,
+                                                 m31: g.next(0, 400), m32: g.next(0, 300), m33: 1))], canvas: Self.canvas)
+                : Self.chain(&g)
+            let x = g.next(-300, 300), y = g.next(-300, 300)
+            let rect = PlaneRect(minX: x, minY: y, maxX: x + g.next(1, 400), maxY: y + g.next(1, 400))
+            let h = k % 8 == 0 ? Homography.identity : Self.perspectiveLevel(&g, distance: g.next(400, 2000))
+            var out: Ring = [PlanePoint(1, 2)]
+            chain.map(corners: rect, after: h, into: &out)
+            #expect(Self.bits(out) == Self.bits(chain.map(rect.corners, after: h)))
+        }
+    }
+}
