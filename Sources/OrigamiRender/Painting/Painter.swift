@@ -46,8 +46,9 @@ final class Painter {
 
     /// Draws one 3D context: `members` live in the owner's bounds space, which `chain` maps to the device.
     ///
-    /// Fragments are painted as the BSP hands them out (`BSPTree`), so a scene of crossing planes never holds its
-    /// fragments: memory stays at the tree's pending lists however many fragments there are. Seals are the exception:
+    /// Fragments are painted as the BSP hands them out (`BSPTree`), a batch of `fillBatch` at a time, so a scene of
+    /// crossing planes never holds its fragments: memory stays at the tree's pending lists and one batch however many
+    /// fragments there are. Seals are the exception:
     /// a face is extended under one painted later (`SharedEdges`), which must be known when the earlier one is
     /// painted. Which members may seal at all is decided from the unsplit polygons (`SharedEdges.sealCandidates`):
     /// none (crossing planes), and fragments stream; a few, and their fragments alone are collected by a first walk
@@ -55,7 +56,7 @@ final class Painter {
     func drawScene(_ members: [RenderMember], chain: PlaneChain, filter: ColorFilter) throws {
         // (Worked out by a function of its own: its temporaries stay off this frame, which nested contexts stack.)
         let order = Painter.sceneOrder(members, seals: seal > 0, collectsEveryFragment: collectsEveryFragment)
-        let input = order.input, whole = order.whole, candidates = order.candidates, sealing = order.sealing
+        let sealing = order.sealing
         var plain = MemoTable<PlainFace>(count: members.count)
         // Each later fragment's polygon on the device, mapped once: a big solid's cap is the `under` of thousands
         // of seals.
@@ -80,39 +81,11 @@ final class Painter {
                 if let under { out.append(EdgeSeal(segment: segment, under: under)) }
             }
         }
-        func seals(_ k: Int) -> [EdgeSeal] {
-            var out: [EdgeSeal] = []
-            seals(k, into: &out)
-            return out
-        }
-        // The painter's side of the fills first — each drawn member's plain face, each sealing fragment's seals —
-        // then the fills: interleaved face by face, the painter's code and Cairo's did not fit the instruction cache
-        // together (each of thousands of faces fetched both again).
-        if order.collectsAll || order.recording != nil {
-            try paintKnownFragments(order, members: members, chain: chain, filter: filter, plain: &plain,
-                                    seals: { k, out in seals(k, into: &out) })
-            return
-        }
-        // A walk that streams its fragments (a scene of crossing planes, of which none or a few may seal).
-        preparePlainFaces(members, drawn: whole, chain: chain, filter: filter, plain: &plain)
-        let sealedByFragment = sealing.map { $0.fragments.indices.map { seals($0) } } ?? []
-        var boundaries = OuterEdges(whole)
-        // The k-th fragment of a candidate member in this walk is `sealing.fragments[k]`: the two walks are the same.
-        var k = 0
-        try Painter.depthOrder(input, members: members) { f in
-            let sealed: [EdgeSeal], outer: [PlaneSegment]
-            if sealing != nil, candidates[f.member] {
-                sealed = sealedByFragment[k]
-                outer = sealing?.edges.outer[k] ?? []
-                k += 1
-            } else {
-                sealed = []
-                outer = boundaries.of(f)
-            }
-            // (A whole face is drawn from its own outline: its fragment's ring is not made.)
-            try drawFragment(f.isWhole ? [] : f.points.map { PlanePoint($0.x, $0.y) }, member: f.member, isWhole: f.isWhole,
-                             outer: outer, sealed: sealed, members: members, chain: chain, filter: filter, plain: &plain)
-        }
+        // The painter's side of the fills first, a batch at a time — each drawn member's plain face, each sealing
+        // fragment's seals — then the batch's fills: interleaved face by face, the painter's code and Cairo's did not
+        // fit the instruction cache together (each of thousands of faces fetched both again).
+        try paintFragments(order, members: members, chain: chain, filter: filter, plain: &plain,
+                           seals: { k, out in seals(k, into: &out) })
     }
 
     /// Paints one BSP fragment (`flattened`: its outline on the context's plane, unused for a whole plane). A whole
@@ -216,10 +189,10 @@ final class Painter {
         }
     }
 
-    /// A batch of a scene's fills in paint order, when every fragment is known ahead (`paintKnownFragments`): each
-    /// whole plain face's device ring (extended along its seals) in one pool, so that the fill loop is Cairo's calls
-    /// alone — no member, node, outline array or seal read between two fills, and no array per face made and freed.
-    /// Every other fragment is drawn in its turn by `drawFragment`.
+    /// A batch of a scene's fills in paint order (`paintFragments`): each whole plain face's device ring (extended
+    /// along its seals) in one pool, so that the fill loop is Cairo's calls alone — no member, node, outline array or
+    /// seal read between two fills, and no array per face made and freed. Every other fragment is drawn in its turn
+    /// by `drawFragment`.
     struct PlainFills {
         struct Fill {
             /// The ring is `pool[start ..< start + count]`; `count < 0`: `others[start]` is drawn here.
@@ -243,11 +216,12 @@ final class Painter {
     /// stay in the data cache and reused from one batch to the next.
     static let fillBatch = 256
 
-    /// Paints a scene whose fragments are all known: collected (`order.sealing.fragments`) or recorded
-    /// (`order.recording`), in `PlainFills` batches; `seals(k, &out)` gives the k-th sealing fragment's seals. Works
-    /// out, too, the `PlainFace` of each member split into several fragments (into `plain`) ahead of its fragments'
-    /// turn, as `preparePlainFaces` would.
-    private func paintKnownFragments(_ order: SceneOrder, members: [RenderMember], chain: PlaneChain, filter: ColorFilter,
+    /// Paints a scene's fragments in `PlainFills` batches: collected (`order.sealing.fragments`, when every fragment
+    /// was), recorded (`order.recording`), or else as the BSP walk hands them out (crossing planes: the fragments are
+    /// not held, only a batch's); `seals(k, &out)` gives the k-th sealing fragment's seals. Works out, too, the
+    /// `PlainFace` of each member split into several fragments (into `plain`) on its first fragment, ahead of that
+    /// fragment's turn in the batch.
+    private func paintFragments(_ order: SceneOrder, members: [RenderMember], chain: PlaneChain, filter: ColorFilter,
                                      plain: inout MemoTable<PlainFace>, seals: (Int, inout [EdgeSeal]) -> Void) throws {
         var batch = PlainFills(), scratch = PlainFills.Scratch()
         // A face's 4 corners, and a few more where it is extended.
@@ -267,18 +241,19 @@ final class Painter {
                     try paint(&batch, members: members, chain: chain, filter: filter, plain: &plain)
                 }
             }
-        } else if let recording = order.recording {
-            // The k-th fragment of a candidate member in this walk is `sealing.fragments[k]`: the two walks are the same.
+        } else {
+            // The k-th fragment of a candidate member in this walk is `sealing.fragments[k]`: the two walks (or the
+            // recording of the first) are the same.
             var k = 0
             var boundaries = OuterEdges(order.whole)
-            try Painter.depthOrder(order.input, members: members, replaying: recording) { f in
+            try Painter.depthOrder(order.input, members: members, replaying: order.recording) { f in
                 var outer: [PlaneSegment]?
                 if let sealing = order.sealing, order.candidates[f.member] {
                     seals(k, &scratch.sealed)
                     outer = sealing.edges.outer[k]
                     k += 1
                 } else {
-                    scratch.sealed.removeAll(keepingCapacity: true)
+                    if !scratch.sealed.isEmpty { scratch.sealed.removeAll(keepingCapacity: true) }
                 }
                 addFill(member: f.member, isWhole: f.isWhole, flattened: { f.points.map { PlanePoint($0.x, $0.y) } },
                         outer: { outer ?? boundaries.of(f) }, to: &batch, scratch: &scratch, members: members, chain: chain,
@@ -311,7 +286,7 @@ final class Painter {
         if !batch.others.isEmpty { batch.others.removeAll(keepingCapacity: true) }
     }
 
-    /// One fragment of `paintKnownFragments` (its seals in `scratch.sealed`): a whole plain face's ring (`fill(_:sealed:)`'s)
+    /// One fragment of `paintFragments` (its seals in `scratch.sealed`): a whole plain face's ring (`fill(_:sealed:)`'s)
     /// into the pool, else an entry of `others`.
     private func addFill(member: Int, isWhole: Bool, flattened: () -> Ring, outer: () -> [PlaneSegment],
                          to out: inout PlainFills, scratch: inout PlainFills.Scratch, members: [RenderMember],
@@ -361,17 +336,6 @@ final class Painter {
                 boundaries[f.member] = .some(b)
             }
             return b?.outerEdges(of: f.points) ?? []
-        }
-    }
-
-    /// Works out the `PlainFace` of every member with a polygon in the depth order (`drawn`: `SceneOrder.whole`)
-    /// into `plain`, ahead of the fills (`plainFace` keeps it): the faces `drawFragment` would otherwise work out on
-    /// each member's first fragment, the same values.
-    private func preparePlainFaces(_ members: [RenderMember], drawn: WholePolygons, chain: PlaneChain,
-                                   filter: ColorFilter, plain: inout MemoTable<PlainFace>) {
-        guard !clipsEveryFragment else { return }
-        for (i, m) in members.enumerated() where drawn.isDrawn(i) {
-            _ = plainFace(m, member: i, chain: chain, filter: filter, plain: &plain)
         }
     }
 
