@@ -104,23 +104,10 @@ final class Painter {
             try drawNode(m.node, chain: chain.prepending(Homography(m.node.transform)), filter: filter, sealed: sealed)
             return
         }
-        // The fragments of one plane tile it along the split lines through a hard-edged cut (a pixel
-        // partition: no seam between them); the cut's other edges, the plane's own, are pushed out of the way
-        // so the face's antialiased outline is what shows there.
-        let outer = outerEdges.compactMap { chain.map($0) }
-        // (One ring, not `map([Ring])`: two arrays fewer per fragment.)
-        let device = chain.map(flattened)
-        let clip: Ring? = device.count < 3 ? nil : outer.isEmpty ? device
-            : device.offsettingEdges(by: device.indices.map { i in
-                outer.contains { $0.isRunAlong(from: device[i], to: device[(i + 1) % device.count],
-                                               tolerance: Self.deviceTolerance) } ? Self.clipMargin * pixel : 0
-            })
+        let clip = fragmentClip(flattened, outer: outerEdges, chain: chain)
         if sealed.isEmpty, let face = plainFace(m, member: member, chain: chain, filter: filter, plain: &plain) {
-            // What the clip and the face's fill would leave: the face's antialiased outline cut to the pixels
-            // whose centres the clip holds, one fill.
             guard let ring = clip else { return }
-            let pixels = ring.pixelCentres(within: visible)
-            let piece = pixels.clipped(toConvex: face.outline)
+            let piece = plainPiece(ring, of: face)
             guard piece.count >= 3 else { return }
             cr.setColor(face.color)
             try cr.fill(piece)
@@ -130,6 +117,27 @@ final class Painter {
             try cr.clip(clip.map { [$0] } ?? [], antialias: false)
             try drawNode(m.node, chain: chain.prepending(Homography(m.node.transform)), filter: filter, sealed: sealed)
         }
+    }
+
+    /// The hard-edged cut a split fragment (`flattened`, with `outerEdges` on its member's own polygon) is drawn
+    /// through; `nil` when nothing of it reaches the device. The fragments of one plane tile it along the split lines
+    /// (a pixel partition: no seam between them); the cut's other edges, the plane's own, are pushed out of the way
+    /// so the face's antialiased outline is what shows there.
+    private func fragmentClip(_ flattened: Ring, outer outerEdges: [PlaneSegment], chain: PlaneChain) -> Ring? {
+        let outer = outerEdges.compactMap { chain.map($0) }
+        // (One ring, not `map([Ring])`: two arrays fewer per fragment.)
+        let device = chain.map(flattened)
+        return device.count < 3 ? nil : outer.isEmpty ? device
+            : device.offsettingEdges(by: device.indices.map { i in
+                outer.contains { $0.isRunAlong(from: device[i], to: device[(i + 1) % device.count],
+                                               tolerance: Self.deviceTolerance) } ? Self.clipMargin * pixel : 0
+            })
+    }
+
+    /// What a split fragment's cut (`fragmentClip`) and its plain face's fill would leave: the face's antialiased
+    /// outline cut to the pixels whose centres the clip holds, one fill (drawn only with 3 points or more).
+    private func plainPiece(_ clip: Ring, of face: PlainFace) -> Ring {
+        clip.pixelCentres(within: visible).clipped(toConvex: face.outline)
     }
 
     /// A face whose whole drawing is one fill of a plain colour over a convex outline: no contents, text,
@@ -190,9 +198,9 @@ final class Painter {
     }
 
     /// A batch of a scene's fills in paint order (`paintFragments`): each whole plain face's device ring (extended
-    /// along its seals) in one pool, so that the fill loop is Cairo's calls alone — no member, node, outline array or
-    /// seal read between two fills, and no array per face made and freed. Every other fragment is drawn in its turn
-    /// by `drawFragment`.
+    /// along its seals), and each unsealed piece of a split plain face, in one pool, so that the fill loop is Cairo's
+    /// calls alone — no member, node, outline array or seal read between two fills, and no array per face made and
+    /// freed. Every other fragment is drawn in its turn by `drawFragment`.
     struct PlainFills {
         struct Fill {
             /// The ring is `pool[start ..< start + count]`; `count < 0`: `others[start]` is drawn here.
@@ -246,9 +254,11 @@ final class Painter {
             // recording of the first) are the same.
             var k = 0
             var boundaries = OuterEdges(order.whole)
+            // (Read out of `order` here: read inside the closure, the whole `SceneOrder` was copied per fragment.)
+            let sealing = order.sealing, candidates = order.candidates
             try Painter.depthOrder(order.input, members: members, replaying: order.recording) { f in
                 var outer: [PlaneSegment]?
-                if let sealing = order.sealing, order.candidates[f.member] {
+                if let sealing, candidates[f.member] {
                     seals(k, &scratch.sealed)
                     outer = sealing.edges.outer[k]
                     k += 1
@@ -287,7 +297,7 @@ final class Painter {
     }
 
     /// One fragment of `paintFragments` (its seals in `scratch.sealed`): a whole plain face's ring (`fill(_:sealed:)`'s)
-    /// into the pool, else an entry of `others`.
+    /// or an unsealed split plain face's piece (`drawFragment`'s) into the pool, else an entry of `others`.
     private func addFill(member: Int, isWhole: Bool, flattened: () -> Ring, outer: () -> [PlaneSegment],
                          to out: inout PlainFills, scratch: inout PlainFills.Scratch, members: [RenderMember],
                          chain: PlaneChain, filter: ColorFilter, plain: inout MemoTable<PlainFace>) {
@@ -304,9 +314,18 @@ final class Painter {
                                              color: style.color))
             return
         }
-        if !isWhole {
-            _ = plainFace(members[member], member: member, chain: chain, filter: filter, plain: &plain)
-        } else if !drawsFacesThroughNode {
+        if !isWhole, scratch.sealed.isEmpty,
+           let face = plainFace(members[member], member: member, chain: chain, filter: filter, plain: &plain) {
+            // `drawFragment`'s plain piece of a split face, into the pool: a fill like a whole face's (no clip), and
+            // the fragment's arrays freed here rather than held by the batch.
+            guard let clip = fragmentClip(flattened(), outer: outer(), chain: chain) else { return }
+            let piece = plainPiece(clip, of: face)
+            guard piece.count >= 3 else { return }
+            out.fills.append(PlainFills.Fill(start: out.pool.count, count: piece.count, clips: false, color: face.color))
+            out.pool.append(contentsOf: piece)
+            return
+        }
+        if isWhole, !drawsFacesThroughNode {
             // Not plain (`PlainFace` would be nil too): `drawFragment` need not ask again.
             plain[member] = .some(nil)
         }
