@@ -126,7 +126,7 @@ struct BSPTree {
         for p in input {
             let first = points.count
             // (Corner by corner: `append(contentsOf:)`'s set-up costs more than a polygon's few corners.)
-            for q in p.points { points.append(q) }
+            p.points.withUnsafeBufferPointer { for q in $0 { points.append(q) } }
             lists.append(polygons.count)
             polygons.append(makePolygon(start: first, count: p.points.count, member: p.member, isWhole: true))
         }
@@ -147,10 +147,9 @@ struct BSPTree {
 
     /// The fragments back to front, collected (`inspect`, the tests, the benchmarks' baselines).
     static func backToFront(_ input: [ScenePolygon], thickness: Double = 1e-3, rank: (Int) -> Rank) -> [ScenePolygon] {
-        var out: [ScenePolygon] = []
-        out.reserveCapacity(input.count)
-        backToFront(input, thickness: thickness, rank: rank) { out.append(ScenePolygon(points: Array($0.points), member: $0.member)) }
-        return out
+        var out = PolygonPool(polygons: input.count, points: input.reduce(0) { $0 + $1.points.count })
+        backToFront(input, thickness: thickness, rank: rank) { out.append($0.points, member: $0.member) }
+        return out.polygons
     }
 
     /// The polygon `points[start ..< start + count]` with its plane: Newell's normal about the centroid (as

@@ -7,7 +7,7 @@ import Origami
     /// The planes of one 3D context as the BSP receives them (the owner's space after the perspective divide).
     public static func scenePolygons(_ members: [RenderMember]) -> [[Vector3]] {
         members.enumerated().compactMap { i, m in
-            ScenePolygon(extent: m.node.extent, transform: m.transform, member: i)?.points
+            ScenePolygon(extent: m.node.extent, transform: m.transform, member: i).map { Array($0.points) }
         }
     }
 
@@ -19,14 +19,18 @@ import Origami
 
     /// The painter's depth order of one 3D context with each fragment's corners (the context's space after the divide).
     public static func scenePolygonsInDepthOrder(_ members: [RenderMember]) -> [(member: Int, points: [Vector3])] {
-        Painter.depthOrder(members).map { ($0.member, $0.points) }
+        Painter.depthOrder(members).map { ($0.member, Array($0.points)) }
     }
 
     /// The BSP alone over convex planar polygons (tie-break: later polygons on top). Returns each fragment's
     /// polygon index and corners, back to front.
     public static func backToFront(_ polygons: [[Vector3]]) -> [(polygon: Int, points: [Vector3])] {
         let input = polygons.enumerated().map { ScenePolygon(points: $1, member: $0) }
-        return BSPTree.backToFront(input, rank: { (0, $0) }).map { ($0.member, $0.points) }
+        // (Each fragment's corners copied once, into its own array, as the walk hands it out.)
+        var out: [(polygon: Int, points: [Vector3])] = []
+        out.reserveCapacity(input.count)
+        BSPTree.backToFront(input, rank: { (0, $0) }) { out.append(($0.member, Array($0.points))) }
+        return out
     }
 
     /// The painter's depth order of one 3D context as the painter receives it, fragment by fragment while the BSP is

@@ -8,7 +8,7 @@ extension SharedEdges {
     struct Boundary {
         private let lines: [(p: Vector3, u: Vector3, length: Double)]
 
-        init(_ polygon: [Vector3]) {
+        init(_ polygon: PolygonPoints) {
             lines = polygon.indices.map { i in
                 let p = polygon[i], d = polygon[(i + 1) % polygon.count] - p, length = d.length
                 return (p, d / length, length)
@@ -62,18 +62,29 @@ extension SharedEdges {
                                solid: ((Int) -> Int)? = nil) -> [Bool] {
         struct Edge { let member: Int; let a: Vector3; let b: Vector3; let reach: Double }
         var edges: [Edge] = []
-        edges.reserveCapacity(polygons.reduce(0) { $0 + $1.points.count })
+        // Each edge's box grown by its reach (for the sweep below), made with the edge.
+        var los: [Vector3] = [], his: [Vector3] = []
+        let corners = polygons.reduce(0) { $0 + $1.points.count }
+        edges.reserveCapacity(corners)
+        los.reserveCapacity(corners)
+        his.reserveCapacity(corners)
         var candidates = [Bool](repeating: false, count: (polygons.map(\.member).max() ?? -1) + 1)
         var faces: [Int] = [], isShaped = false
         for p in polygons where sealable(p.member) {
             faces.append(p.member)
             if let shape = outline(p.member), shape.count >= 3 { isShaped = true }
-            var size = 0.0
-            for q in p.points { size = Swift.max(size, abs(q.x), abs(q.y), abs(q.z)) }
-            let reach = 4e-6 * (1 + size)
-            for i in p.points.indices {
-                let a = p.points[i], b = p.points[(i + 1) % p.points.count]
-                if a != b { edges.append(Edge(member: p.member, a: a, b: b, reach: reach)) }
+            // (The corners read in place in their pool.)
+            p.points.withUnsafeBufferPointer { points in
+                var size = 0.0
+                for q in points { size = Swift.max(size, abs(q.x), abs(q.y), abs(q.z)) }
+                let reach = 4e-6 * (1 + size)
+                for i in points.indices {
+                    let a = points[i], b = points[(i + 1) % points.count]
+                    guard a != b else { continue }
+                    edges.append(Edge(member: p.member, a: a, b: b, reach: reach))
+                    los.append(Vector3(Swift.min(a.x, b.x) - reach, Swift.min(a.y, b.y) - reach, Swift.min(a.z, b.z) - reach))
+                    his.append(Vector3(Swift.max(a.x, b.x) + reach, Swift.max(a.y, b.y) + reach, Swift.max(a.z, b.z) + reach))
+                }
             }
         }
         guard faces.count > 1 else { return candidates }
@@ -103,10 +114,7 @@ extension SharedEdges {
             return !(best > delta * delta)
         }
         // Sweep along x over the edges' boxes (grown by their reach): only pairs whose boxes meet are tested.
-        let lo = edges.map { Vector3(Swift.min($0.a.x, $0.b.x) - $0.reach, Swift.min($0.a.y, $0.b.y) - $0.reach,
-                                     Swift.min($0.a.z, $0.b.z) - $0.reach) }
-        let hi = edges.map { Vector3(Swift.max($0.a.x, $0.b.x) + $0.reach, Swift.max($0.a.y, $0.b.y) + $0.reach,
-                                     Swift.max($0.a.z, $0.b.z) + $0.reach) }
+        let lo = los, hi = his
         guard lo.allSatisfy(\.isFinite), hi.allSatisfy(\.isFinite) else {
             for m in faces { candidates[m] = true }
             return candidates

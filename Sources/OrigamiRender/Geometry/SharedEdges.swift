@@ -111,7 +111,7 @@ struct SharedEdges {
             var ring = pts
             let shape = outline(fragment.member)
             if let shape, shape.count >= 3 {
-                ring = whole ? shape : Self.clip(shape, to: fragment)
+                ring = PolygonPoints(whole ? shape : Self.clip(shape, to: fragment))
                 guard ring.count >= 3 else { continue }
                 let c = ring.reduce(Vector3.zero, +) / Double(ring.count)
                 centroidList[f] = PlanePoint(c.x, c.y)
