@@ -314,7 +314,8 @@ public struct PresentationTree: Sendable {
             } else {
                 g = layer.geometry; opacity = layer.opacity; backgroundColor = layer.backgroundColor
                 borderWidth = layer.borderWidth; borderColor = layer.borderColor; cornerRadius = layer.cornerRadius
-                if let l = layer.lighting { lighting = l; isLit = true } else { lighting = nil; isLit = false }
+                // (`hasLighting` first: an unlit layer's optional existential is not copied just to be tested.)
+                if layer.hasLighting, let l = layer.lighting { lighting = l; isLit = true } else { lighting = nil; isLit = false }
             }
             let flattens = layer.isFlattening || (parent < 0 && placement == .renderedInOwnSpace)
             let owner: Int, toOwner: Transform3D, object: Transform3D, isFacePlane: Bool, inherited: Double

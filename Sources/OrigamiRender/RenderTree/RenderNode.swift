@@ -95,7 +95,7 @@ public final class RenderNode: Sendable {
             if let c = contents, let r = RenderNode.contentsRect(c, gravity: contentsGravity, scale: contentsScale, in: b) {
                 extent = extent.union(r)
             }
-            if let t = PlaneRect.bounding(textRings.flatMap { $0 }) { extent = extent.union(t) }
+            if !textRings.isEmpty, let t = PlaneRect.bounding(textRings.flatMap { $0 }) { extent = extent.union(t) }
             for (i, m) in members.enumerated() {
                 guard var r = Self.flatBounds(m.node.extent, transform: m.node.transform, member: i) else { continue }
                 let limit = 1e7
