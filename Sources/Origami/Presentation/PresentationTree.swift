@@ -78,7 +78,7 @@ public struct PresentationTree: Sendable {
         public let allowsHitTesting: Bool
         /// `Layer.lighting`: shades the members of this layer's context when rendered.
         public let lighting: (any FaceShader)?
-        /// What a text layer draws.
+        /// What a text layer draws: present exactly when `kind` is `.text`.
         public let text: TextStyle?
         /// A solid face's outline in its bounds space (`Face.polygon`).
         public let outline: [CGPoint]?
