@@ -124,7 +124,12 @@ open class Layer {
     @exclusivity(unchecked) public var allowsHitTesting = true
     /// Shades the members of this layer's sublayer scene when rendered (the lights of this 3D context).
     /// `nil`: unlit. Lighting never changes the layers; it is a render-time pass.
-    @exclusivity(unchecked) public var lighting: (any FaceShader)?
+    @exclusivity(unchecked) public var lighting: (any FaceShader)? {
+        didSet { hasLighting = lighting != nil }
+    }
+    /// `lighting != nil`, kept beside it: freezing a tree asks it of every layer, and reading the optional
+    /// existential to test it copies (and then destroys) it.
+    @exclusivity(unchecked) final private(set) var hasLighting = false
 
     // Timing (`MediaTiming`, CAMediaTiming's defaults) and animations: see `Layer+Animation.swift`.
     @exclusivity(unchecked) public var beginTime: Double = 0

@@ -85,7 +85,7 @@ extension Lighting {
                 solidName: face?.solid?.name, faceNumber: face?.index, faceKind: face?.kind.description,
                 objectNormal: v(e?.normals[.object]), sceneNormal: v(e?.normals[.scene]), viewNormal: v(e?.normals[.view]),
                 isSeenFromBehind: e?.isSeenFromBehind ?? false,
-                lights: centre?.terms ?? lights.map {
+                lights: e?.centreTerms ?? lights.map {
                     .init(kind: $0.kind, space: $0.space, lDotN: 0, diffuse: 0, specular: 0, attenuation: 1)
                 },
                 unclampedBrightness: rgb(brightness), brightness: rgb(brightness).map(clamp),

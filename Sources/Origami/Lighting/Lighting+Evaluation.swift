@@ -7,6 +7,9 @@ struct FaceEvaluation {
     var normals: [Light.Space: Vector3]
     var isSeenFromBehind: Bool
     var centre: PointLighting
+    /// The centre's terms, one per light, in `lights` order (ambient lights included, with zero terms); empty
+    /// unless reported.
+    var centreTerms: [FaceLightingData.LightTerm]
     /// Corners (minX, minY), (maxX, minY), (maxX, maxY), (minX, maxY); `nil` unless asked for and defined.
     var corners: [PointLighting]?
 }
@@ -19,8 +22,8 @@ struct PointLighting {
     var specular: Vector3
     /// `1 + Σ Iᵢ·fᵢ·(Lᵢ·N) − a`, unclamped, N the face's own normal.
     var overlay: Double
-    /// One per light, in `lights` order (ambient lights included, with zero terms).
-    var terms: [FaceLightingData.LightTerm]
+    // (The per-light terms a report reads are handed out beside it, so that a point's lighting is plain numbers:
+    // an array in it made every optional or tuple holding one a value-witness copy and destroy per face.)
 }
 
 extension Lighting {
@@ -46,31 +49,41 @@ extension Lighting {
         guard let points = evaluatePoints(transforms, bounds: b, middle: middle, corners: wantsCorners, report: report,
                                           ambientColour: self.ambientColour) else { return nil }
         return FaceEvaluation(normals: normals, isSeenFromBehind: points.behind, centre: points.centre,
-                              corners: points.corners)
+                              centreTerms: points.centreTerms, corners: points.corners)
     }
 
-    /// `evaluate`'s points — centre, and corners when asked for and defined — and whether the face is seen from
-    /// behind (always false unless `report` or the model flips such faces): what `shade` reads, with no
+    /// `evaluate`'s points — centre (with its terms when `report`), and corners when asked for and defined — and
+    /// whether the face is seen from behind (always false unless `report` or the model flips such faces): what
+    /// `shade` reads, with no
     /// `FaceEvaluation` (its dictionary) to make and destroy per face. `b` is the standardized bounds, known to
     /// have corners, `middle` its centre; `ambientColour` is `self.ambientColour`.
     private func evaluatePoints(_ transforms: FaceTransforms, bounds b: CGRect, middle: CGPoint, corners wantsCorners: Bool,
                                 report: Bool, ambientColour: Vector3)
-        -> (behind: Bool, centre: PointLighting, corners: [PointLighting]?)? {
-        // Seen from behind: the face's +z points away from the viewer as drawn, after the camera and its
-        // perspective divide (the projected winding the renderer culls by).
-        let flips = twoSided && model != .bookOverlay
-        let behind = report || flips ? (transforms.projected.planeNormal(at: middle)?.z ?? 0) < 0 : false
-        let flip = behind && flips
-        guard let centre = evaluate(transforms, at: middle, flip: flip, ambientColour: ambientColour, report: report)
+        -> (behind: Bool, centre: PointLighting, centreTerms: [FaceLightingData.LightTerm],
+            corners: [PointLighting]?)? {
+        let (behind, flip) = facing(transforms, middle: middle, report: report)
+        var centreTerms: [FaceLightingData.LightTerm]? = report ? [] : nil
+        guard let centre = evaluate(transforms, at: middle, flip: flip, ambientColour: ambientColour,
+                                    terms: &centreTerms)
         else { return nil }
         var corners: [PointLighting]?
         if wantsCorners {
+            var noTerms: [FaceLightingData.LightTerm]?
             let sampled = (b.corners ?? []).compactMap {
-                evaluate(transforms, at: $0, flip: flip, ambientColour: ambientColour, report: report)
+                evaluate(transforms, at: $0, flip: flip, ambientColour: ambientColour, terms: &noTerms)
             }
             corners = sampled.count == 4 ? sampled : nil
         }
-        return (behind, centre, corners)
+        return (behind, centre, centreTerms ?? [], corners)
+    }
+
+    /// Whether the face is seen from behind (always false unless `report` or the model flips such faces) and
+    /// whether its normals are flipped for that: the face's +z points away from the viewer as drawn, after the
+    /// camera and its perspective divide (the projected winding the renderer culls by).
+    private func facing(_ transforms: FaceTransforms, middle: CGPoint, report: Bool) -> (behind: Bool, flip: Bool) {
+        let flips = twoSided && model != .bookOverlay
+        let behind = report || flips ? (transforms.projected.planeNormal(at: middle)?.z ?? 0) < 0 : false
+        return (behind, behind && flips)
     }
 
     /// A light space's sample of the plane (position and normal), asked for once per space a light uses.
@@ -96,23 +109,21 @@ extension Lighting {
         }
     }
 
+    /// The lighting at `point`; `terms`, when not `nil`, gets the per-light terms appended (a report's).
     private func evaluate(_ transforms: FaceTransforms, at point: CGPoint, flip: Bool, ambientColour: Vector3,
-                          report: Bool) -> PointLighting? {
+                          terms: inout [FaceLightingData.LightTerm]?) -> PointLighting? {
         var samples = Samples()
         for light in lights where light.kind != .ambient && samples[light.space] == nil {
             guard let s = transforms.matrix(for: light.space).planeSample(at: point) else { return nil }
             samples[light.space] = s
         }
         var diffuse = Vector3.zero, specularSum = Vector3.zero, overlaySum = 0.0
-        var terms: [FaceLightingData.LightTerm] = []
-        if report { terms.reserveCapacity(lights.count) }
+        terms?.reserveCapacity(lights.count)
         for light in lights {
             let colour = Vector3(light.color.red, light.color.green, light.color.blue)
             guard let sample = samples[light.space], light.kind != .ambient else {
-                if report {
-                    terms.append(.init(kind: light.kind, space: light.space, lDotN: 0, diffuse: 0, specular: 0,
-                                       attenuation: 1))
-                }
+                terms?.append(.init(kind: light.kind, space: light.space, lDotN: 0, diffuse: 0, specular: 0,
+                                    attenuation: 1))
                 continue
             }
             let own = sample.normal
@@ -137,15 +148,13 @@ extension Lighting {
             diffuse = diffuse + colour * d
             specularSum = specularSum + colour * s
             overlaySum += strength * travel.dot(own)
-            if report {
-                terms.append(.init(kind: light.kind, space: light.space, lDotN: travel.dot(own), diffuse: d, specular: s,
-                                   attenuation: attenuation))
-            }
+            terms?.append(.init(kind: light.kind, space: light.space, lDotN: travel.dot(own), diffuse: d, specular: s,
+                                attenuation: attenuation))
         }
         let spec = Vector3(specularSum.x * specular.red, specularSum.y * specular.green, specularSum.z * specular.blue)
         let brightness = ambientColour * ambient + diffuse * (1 - ambient)
         let result = PointLighting(brightness: brightness, specular: model == .blinnPhong ? spec : .zero,
-                                   overlay: 1 + overlaySum - ambient, terms: terms)
+                                   overlay: 1 + overlaySum - ambient)
         guard result.brightness.isFinite, result.specular.isFinite, result.overlay.isFinite else { return nil }
         return result
     }
@@ -192,28 +201,43 @@ extension Lighting: FaceShader {
     fileprivate func shadeValidated(_ transforms: FaceTransforms, bounds: CGRect, corners: Bool,
                                     ambientColour: Vector3) -> FaceShade? {
         let b = bounds.standardized
-        guard b.hasCorners,
-              let e = evaluatePoints(transforms, bounds: b, middle: CGPoint(x: b.midX, y: b.midY), corners: corners,
-                                     report: false, ambientColour: ambientColour) else { return nil }
-        func colour(_ v: Vector3) -> Color { Color(red: v.x, green: v.y, blue: v.z).clamped }
-        func alpha(_ p: PointLighting) -> Double { min(max(p.overlay, 0), 1) }
-        switch (model, e.corners) {
-        case (.bookOverlay, nil):
-            return FaceShade(overlay: Color(white: 0, alpha: alpha(e.centre)))
-        case let (.bookOverlay, corners?):
+        guard b.hasCorners else { return nil }
+        let middle = CGPoint(x: b.midX, y: b.midY)
+        guard corners else {
+            // The centre alone (every face of a lattice under a directional light): `evaluatePoints`'s centre,
+            // without its tuple and the optional corner array to make and destroy per face.
+            let flip = facing(transforms, middle: middle, report: false).flip
+            var noTerms: [FaceLightingData.LightTerm]?
+            guard let centre = evaluate(transforms, at: middle, flip: flip, ambientColour: ambientColour, terms: &noTerms)
+            else { return nil }
+            return shade(centre: centre)
+        }
+        guard let e = evaluatePoints(transforms, bounds: b, middle: middle, corners: true, report: false,
+                                     ambientColour: ambientColour) else { return nil }
+        guard let corners = e.corners else { return shade(centre: e.centre) }
+        switch model {
+        case .bookOverlay:
             // A black overlay of alpha α leaves an opaque colour c as c·(1 − α).
-            return FaceShade(vertexMultiply: corners.map { Color(white: 1 - alpha($0)) })
-        case (.lambert, nil):
-            return FaceShade(multiply: colour(e.centre.brightness))
-        case let (.lambert, corners?):
-            return FaceShade(vertexMultiply: corners.map { colour($0.brightness) })
-        case (.blinnPhong, nil):
-            return FaceShade(multiply: colour(e.centre.brightness), add: colour(e.centre.specular))
-        case let (.blinnPhong, corners?):
-            return FaceShade(vertexMultiply: corners.map { colour($0.brightness) },
-                             vertexAdd: corners.map { colour($0.specular) })
+            return FaceShade(vertexMultiply: corners.map { Color(white: 1 - Self.alpha($0)) })
+        case .lambert:
+            return FaceShade(vertexMultiply: corners.map { Self.colour($0.brightness) })
+        case .blinnPhong:
+            return FaceShade(vertexMultiply: corners.map { Self.colour($0.brightness) },
+                             vertexAdd: corners.map { Self.colour($0.specular) })
         }
     }
+
+    /// A flat shade from the centre's lighting.
+    private func shade(centre: PointLighting) -> FaceShade {
+        switch model {
+        case .bookOverlay: return FaceShade(overlay: Color(white: 0, alpha: Self.alpha(centre)))
+        case .lambert: return FaceShade(multiply: Self.colour(centre.brightness))
+        case .blinnPhong: return FaceShade(multiply: Self.colour(centre.brightness), add: Self.colour(centre.specular))
+        }
+    }
+
+    private static func colour(_ v: Vector3) -> Color { Color(red: v.x, green: v.y, blue: v.z).clamped }
+    private static func alpha(_ p: PointLighting) -> Double { min(max(p.overlay, 0), 1) }
 }
 
 extension Lighting {

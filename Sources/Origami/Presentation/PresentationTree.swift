@@ -78,7 +78,7 @@ public struct PresentationTree: Sendable {
         public let allowsHitTesting: Bool
         /// `Layer.lighting`: shades the members of this layer's context when rendered.
         public let lighting: (any FaceShader)?
-        /// What a text layer draws.
+        /// What a text layer draws: present exactly when `kind` is `.text`.
         public let text: TextStyle?
         /// A solid face's outline in its bounds space (`Face.polygon`).
         public let outline: [CGPoint]?
@@ -314,7 +314,8 @@ public struct PresentationTree: Sendable {
             } else {
                 g = layer.geometry; opacity = layer.opacity; backgroundColor = layer.backgroundColor
                 borderWidth = layer.borderWidth; borderColor = layer.borderColor; cornerRadius = layer.cornerRadius
-                if let l = layer.lighting { lighting = l; isLit = true } else { lighting = nil; isLit = false }
+                // (`hasLighting` first: an unlit layer's optional existential is not copied just to be tested.)
+                if layer.hasLighting, let l = layer.lighting { lighting = l; isLit = true } else { lighting = nil; isLit = false }
             }
             let flattens = layer.isFlattening || (parent < 0 && placement == .renderedInOwnSpace)
             let owner: Int, toOwner: Transform3D, object: Transform3D, isFacePlane: Bool, inherited: Double
@@ -403,7 +404,7 @@ public struct PresentationTree: Sendable {
         // Pre-order by construction (children pushed in reverse): grouping nodes by parent or by context, in node
         // order, lists sublayers in `sublayers` order and members in tree order.
         let count = nodes.count
-        let children = Self.grouped((1..<count).map { (nodes[$0].parent, $0) }, groups: count)
+        let children = Self.grouped(count, groups: count) { $0 == 0 ? nil : nodes[$0].parent }
         var childListByZ: [Int] = []
         childListByZ.reserveCapacity(children.list.count)
         for i in 0..<count {
@@ -423,28 +424,34 @@ public struct PresentationTree: Sendable {
                 childListByZ += list
             }
         }
-        let members = Self.grouped((0..<count).compactMap { planes[$0].isTransformLayer ? nil : (planes[$0].owner, $0) },
-                                   groups: count)
+        let members = Self.grouped(count, groups: count) { planes[$0].isTransformLayer ? nil : planes[$0].owner }
         // Usually every member receives touches, and the hit members are the members: grouped again only otherwise.
         let everyMemberReceives = (0..<count).allSatisfy { planes[$0].isTransformLayer || nodes[$0].receivesInContext }
-        let hitMembers = everyMemberReceives ? members : Self.grouped((0..<count).compactMap {
-            planes[$0].isTransformLayer || !nodes[$0].receivesInContext ? nil : (planes[$0].owner, $0)
-        }, groups: count)
+        let hitMembers = everyMemberReceives ? members : Self.grouped(count, groups: count) {
+            planes[$0].isTransformLayer || !nodes[$0].receivesInContext ? nil : planes[$0].owner
+        }
         let faceAboveRoot = planes[0].isFacePlane ? nil : root.superlayer?.facePlane
         storage = Storage(layers: layers, nodes: nodes, planes: planes, outlinePoints: outlinePoints,
                           childList: children.list, childListByZ: childListByZ, members: (members.list, members.start),
                           hitMembers: (hitMembers.list, hitMembers.start), faceAboveRoot: faceAboveRoot)
     }
 
-    /// `(group, value)` pairs with groups −1 ..< `groups`, stably grouped (a counting sort): group `g` holds
-    /// `list[start[g + 1] ..< start[g + 2]]`.
-    private static func grouped(_ pairs: [(Int, Int)], groups: Int) -> (list: [Int], start: [Int]) {
+    /// The values `0 ..< count` by `group(value)` (−1 ..< `groups`; `nil`: left out), stably grouped (a counting
+    /// sort): group `g` holds `list[start[g + 1] ..< start[g + 2]]`, in increasing order. (`group` is asked twice
+    /// per value rather than a `(group, value)` array of every node made first and walked twice.)
+    private static func grouped(_ count: Int, groups: Int, _ group: (Int) -> Int?) -> (list: [Int], start: [Int]) {
         var start = [Int](repeating: 0, count: groups + 2)
-        for (g, _) in pairs { start[g + 2] += 1 }
+        var total = 0
+        for value in 0..<count {
+            guard let g = group(value) else { continue }
+            start[g + 2] += 1
+            total += 1
+        }
         for g in 0 ..< groups + 1 { start[g + 1] += start[g] }
         var next = start
-        var list = [Int](repeating: 0, count: pairs.count)
-        for (g, value) in pairs {
+        var list = [Int](repeating: 0, count: total)
+        for value in 0..<count {
+            guard let g = group(value) else { continue }
             list[next[g + 1]] = value
             next[g + 1] += 1
         }

@@ -43,59 +43,91 @@ public final class RenderNode: Sendable {
     public let borderWidth: Double
     /// The border's colour, each component clamped to 0…1.
     public let borderColor: Color
-    /// The image drawn in the bounds, if any.
-    public let contents: Bitmap?
-    /// Glyph outlines in bounds space (empty without text).
-    let textRings: [Ring]
     /// The sublayer scene: direct sublayers plus the expanded sublayers of transform layers, in tree order.
     public let members: [RenderMember]
+    /// The image and the text, with how they are placed: `nil` when the layer has neither and places them as a
+    /// layer does by default (every face of a lattice).
+    private let content: Content?
     /// The layer's name.
     public let name: String?
+
+    /// What few layers have, kept out of line: a node without it holds one `nil` reference, where the fields
+    /// (an optional image, an optional text style with two strings, the glyph rings) were copied in at the freeze
+    /// and destroyed with the node, for every face.
+    private final class Content: Sendable {
+        let contents: Bitmap?
+        let contentsGravity: ContentsGravity
+        let contentsScale: Double
+        let text: TextStyle?
+        let textRings: [Ring]
+
+        init(contents: Bitmap?, contentsGravity: ContentsGravity, contentsScale: Double, text: TextStyle?, textRings: [Ring]) {
+            self.contents = contents; self.contentsGravity = contentsGravity; self.contentsScale = contentsScale
+            self.text = text; self.textRings = textRings
+        }
+    }
+
+    /// The image drawn in the bounds, if any.
+    public var contents: Bitmap? { content?.contents }
+    /// Glyph outlines in bounds space (empty without text).
+    var textRings: [Ring] { content?.textRings ?? [] }
     /// How `contents` is placed in the bounds.
-    public let contentsGravity: ContentsGravity
+    public var contentsGravity: ContentsGravity { content?.contentsGravity ?? .resize }
     /// Pixels of `contents` per point: the layer's, or 1 when that is not finite and positive.
-    public let contentsScale: Double
+    public var contentsScale: Double { content?.contentsScale ?? 1 }
     /// The text a text layer draws, with its style; `nil` for other layers.
-    public let text: TextStyle?
+    public var text: TextStyle? { content?.text }
 
     /// The painting properties of the node at `node` (read where it lies: the node is not copied), with its
     /// sublayer scene and, as a member of its context's scene, its `transform`, `inheritedOpacity` and `shade`.
     init(_ node: UnsafePointer<PresentationTree.Node>, members: [RenderMember], transform: Transform3D,
          inheritedOpacity: Double, shade: FaceShade?) throws {
         // (`pointee` is an addressor: each field below is read in place.)
+        let bounds = node.pointee.geometry.bounds.standardized, masksToBounds = node.pointee.masksToBounds
+        let b = PlaneRect(minX: Double(bounds.minX), minY: Double(bounds.minY),
+                          maxX: Double(bounds.maxX), maxY: Double(bounds.maxY))
+        // The image and the text first (the glyphs may throw: before any field is stored, so no error path has
+        // fields to destroy), and only read out of the node for a layer that has them or places them its own way.
+        // (A node has a text exactly when it is a text layer's: its kind is tested, as `text == nil` copied the
+        // optional text style out of the node.)
+        let content: Content?
+        if node.pointee.contents == nil, node.pointee.kind != .text, node.pointee.contentsGravity == .resize,
+           Self.usable(contentsScale: node.pointee.contentsScale) == 1 {
+            content = nil
+        } else {
+            let text = node.pointee.text
+            content = Content(contents: node.pointee.contents, contentsGravity: node.pointee.contentsGravity,
+                              contentsScale: Self.usable(contentsScale: node.pointee.contentsScale), text: text,
+                              textRings: try text.map { try Outlines.text($0, in: b) } ?? [])
+        }
+        self.content = content
         shape = node.pointee.outline.flatMap { $0.count >= 3 && $0.allSatisfy { $0.x.isFinite && $0.y.isFinite } ? $0 : nil }
         self.members = members
-        let bounds = node.pointee.geometry.bounds.standardized, masksToBounds = node.pointee.masksToBounds
-        let text = node.pointee.text
-        let contents = node.pointee.contents, contentsGravity = node.pointee.contentsGravity
-        let contentsScale = Self.usable(contentsScale: node.pointee.contentsScale)
         name = node.pointee.name
         self.bounds = bounds
         backgroundColor = node.pointee.backgroundColor.map(\.clamped)
-        self.contents = contents
-        self.contentsGravity = contentsGravity
-        self.contentsScale = contentsScale
         borderWidth = max(0, node.pointee.borderWidth)
         borderColor = node.pointee.borderColor.clamped
         cornerRadius = max(0, node.pointee.cornerRadius)
         opacity = min(max(node.pointee.opacity, 0), 1)
         self.masksToBounds = masksToBounds
         isDoubleSided = node.pointee.isDoubleSided
-        self.text = text
         zPosition = node.pointee.geometry.zPosition
         self.transform = transform
         self.inheritedOpacity = inheritedOpacity
         self.shade = shade
 
-        let b = PlaneRect(minX: Double(bounds.minX), minY: Double(bounds.minY),
-                          maxX: Double(bounds.maxX), maxY: Double(bounds.maxY))
-        textRings = try text.map { try Outlines.text($0, in: b) } ?? []
         var extent = b
         if !masksToBounds {
-            if let c = contents, let r = RenderNode.contentsRect(c, gravity: contentsGravity, scale: contentsScale, in: b) {
-                extent = extent.union(r)
+            if let content {
+                if let image = content.contents,
+                   let r = RenderNode.contentsRect(image, gravity: content.contentsGravity, scale: content.contentsScale, in: b) {
+                    extent = extent.union(r)
+                }
+                if !content.textRings.isEmpty, let t = PlaneRect.bounding(content.textRings.flatMap { $0 }) {
+                    extent = extent.union(t)
+                }
             }
-            if let t = PlaneRect.bounding(textRings.flatMap { $0 }) { extent = extent.union(t) }
             for (i, m) in members.enumerated() {
                 guard var r = Self.flatBounds(m.node.extent, transform: m.node.transform, member: i) else { continue }
                 let limit = 1e7
