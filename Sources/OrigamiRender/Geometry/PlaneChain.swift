@@ -93,8 +93,14 @@ struct PlaneChain: Sendable {
     /// A ring with a coordinate that is not finite, or that overflows on the way, draws nothing.
     func map(_ ring: Ring) -> Ring {
         var out: Ring = []
-        ring.withUnsafeBufferPointer { map($0, first: nil, affine: affine, into: &out) }
+        map(ring, into: &out)
         return out
+    }
+
+    /// `map(_:)`'s ring in `out` (its former points removed, its capacity kept): a scratch ring reused from one
+    /// fragment to the next.
+    func map(_ ring: Ring, into out: inout Ring) {
+        ring.withUnsafeBufferPointer { map($0, first: nil, affine: affine, into: &out) }
     }
 
     /// `prepending(h).map(ring)` (the same arithmetic, the same ring) without making the prepended chain: a face's

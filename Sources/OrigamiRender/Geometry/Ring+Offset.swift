@@ -7,10 +7,23 @@ extension Array where Element == PlanePoint {
     /// larger of the two distances. Pushes a BSP fragment's clip off its polygon's own edges (`Painter.drawScene`);
     /// a ring whose distances are all 0 comes back unchanged.
     func offsettingEdges(by distances: [Double]) -> [PlanePoint] {
-        guard count >= 3, distances.count == count, distances.contains(where: { $0 > 0 }) else { return self }
+        guard distances.count == count else { return self }
+        var out: Ring = []
+        distances.withUnsafeBufferPointer { offsettingEdges(by: $0, into: &out) }
+        return out
+    }
+
+    /// `offsettingEdges(by:)`'s ring in `out` (emptied first, its storage kept; this ring's points when nothing
+    /// moves), the edges' normals on the stack: a split fragment's clip, once per fragment.
+    func offsettingEdges(by distances: UnsafeBufferPointer<Double>, into out: inout Ring) {
+        // (`removeAll` costs a call even on an empty array.)
+        if !out.isEmpty { out.removeAll(keepingCapacity: true) }
+        guard count >= 3, distances.count == count, distances.contains(where: { $0 > 0 }) else {
+            return out.append(contentsOf: self)
+        }
         var area = 0.0
         for i in indices { let a = self[i], b = self[(i + 1) % count]; area += a.x * b.y - b.x * a.y }
-        guard area != 0, area.isFinite else { return self }
+        guard area != 0, area.isFinite else { return out.append(contentsOf: self) }
         let sign: Double = area > 0 ? 1 : -1
         // Outward normal of edge i.
         func normal(_ i: Int) -> (Double, Double)? {
@@ -19,34 +32,35 @@ extension Array where Element == PlanePoint {
             guard l > 1e-12 else { return nil }
             return (sign * dy / l, -sign * dx / l)
         }
-        let normals = indices.map(normal)
-        var out: [PlanePoint] = []
-        out.reserveCapacity(count)
-        for i in indices {
-            let p = self[i]
-            // The edges before and after vertex i (skipping zero-length ones).
-            var prev = (i - 1 + count) % count, steps = 0
-            while normals[prev] == nil, steps < count { prev = (prev - 1 + count) % count; steps += 1 }
-            var next = i; steps = 0
-            while normals[next] == nil, steps < count { next = (next + 1) % count; steps += 1 }
-            guard let n0 = normals[prev], let n1 = normals[next] else { out.append(p); continue }
-            let d0 = distances[prev], d1 = distances[next]
-            guard d0 > 0 || d1 > 0 else { out.append(p); continue }
-            // The vertex moves by v with v·n0 = d0 and v·n1 = d1 (both edge lines moved by their distances).
-            let det = n0.0 * n1.1 - n0.1 * n1.0
-            var v: (Double, Double)
-            if abs(det) < 1e-9 {
-                // (Anti)parallel neighbours: move along the normal by the larger distance.
-                let d = Swift.max(d0, d1)
-                v = (n1.0 * d, n1.1 * d)
-            } else {
-                v = ((d0 * n1.1 - d1 * n0.1) / det, (n0.0 * d1 - n1.0 * d0) / det)
+        let n = count
+        withUnsafeTemporaryAllocation(of: (Double, Double)?.self, capacity: n) { normals in
+            for i in 0 ..< n { normals.initializeElement(at: i, to: normal(i)) }
+            out.reserveCapacity(n)
+            for i in 0 ..< n {
+                let p = self[i]
+                // The edges before and after vertex i (skipping zero-length ones).
+                var prev = (i - 1 + n) % n, steps = 0
+                while normals[prev] == nil, steps < n { prev = (prev - 1 + n) % n; steps += 1 }
+                var next = i; steps = 0
+                while normals[next] == nil, steps < n { next = (next + 1) % n; steps += 1 }
+                guard let n0 = normals[prev], let n1 = normals[next] else { out.append(p); continue }
+                let d0 = distances[prev], d1 = distances[next]
+                guard d0 > 0 || d1 > 0 else { out.append(p); continue }
+                // The vertex moves by v with v·n0 = d0 and v·n1 = d1 (both edge lines moved by their distances).
+                let det = n0.0 * n1.1 - n0.1 * n1.0
+                var v: (Double, Double)
+                if abs(det) < 1e-9 {
+                    // (Anti)parallel neighbours: move along the normal by the larger distance.
+                    let d = Swift.max(d0, d1)
+                    v = (n1.0 * d, n1.1 * d)
+                } else {
+                    v = ((d0 * n1.1 - d1 * n0.1) / det, (n0.0 * d1 - n1.0 * d0) / det)
+                }
+                let limit = 2 * Swift.max(d0, d1), length = hypot(v.0, v.1)
+                if length > limit { v = (v.0 * limit / length, v.1 * limit / length) }
+                out.append(PlanePoint(p.x + v.0, p.y + v.1))
             }
-            let limit = 2 * Swift.max(d0, d1), length = hypot(v.0, v.1)
-            if length > limit { v = (v.0 * limit / length, v.1 * limit / length) }
-            out.append(PlanePoint(p.x + v.0, p.y + v.1))
         }
-        return out
     }
 }
 

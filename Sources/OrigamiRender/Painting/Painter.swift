@@ -104,40 +104,65 @@ final class Painter {
             try drawNode(m.node, chain: chain.prepending(Homography(m.node.transform)), filter: filter, sealed: sealed)
             return
         }
-        let clip = fragmentClip(flattened, outer: outerEdges, chain: chain)
+        var cut = FragmentScratch()
+        let reaches = fragmentClip(flattened, outer: outerEdges, chain: chain, scratch: &cut)
         if sealed.isEmpty, let face = plainFace(m, member: member, chain: chain, filter: filter, plain: &plain) {
-            guard let ring = clip else { return }
-            let piece = plainPiece(ring, of: face)
-            guard piece.count >= 3 else { return }
+            guard reaches else { return }
+            plainPiece(of: face, scratch: &cut)
+            guard cut.piece.count >= 3 else { return }
             cr.setColor(face.color)
-            try cr.fill(piece)
+            try cr.fill(cut.piece)
             return
         }
         try cr.withSavedState {
-            try cr.clip(clip.map { [$0] } ?? [], antialias: false)
+            try cr.clip(reaches ? [cut.clip] : [], antialias: false)
             try drawNode(m.node, chain: chain.prepending(Homography(m.node.transform)), filter: filter, sealed: sealed)
         }
     }
 
-    /// The hard-edged cut a split fragment (`flattened`, with `outerEdges` on its member's own polygon) is drawn
-    /// through; `nil` when nothing of it reaches the device. The fragments of one plane tile it along the split lines
-    /// (a pixel partition: no seam between them); the cut's other edges, the plane's own, are pushed out of the way
-    /// so the face's antialiased outline is what shows there.
-    private func fragmentClip(_ flattened: Ring, outer outerEdges: [PlaneSegment], chain: PlaneChain) -> Ring? {
-        let outer = outerEdges.compactMap { chain.map($0) }
-        // (One ring, not `map([Ring])`: two arrays fewer per fragment.)
-        let device = chain.map(flattened)
-        return device.count < 3 ? nil : outer.isEmpty ? device
-            : device.offsettingEdges(by: device.indices.map { i in
-                outer.contains { $0.isRunAlong(from: device[i], to: device[(i + 1) % device.count],
-                                               tolerance: Self.deviceTolerance) } ? Self.clipMargin * pixel : 0
-            })
+    /// The rings of a split fragment's cut (`fragmentClip`) and plain piece (`plainPiece`), kept from one fragment
+    /// to the next: crossing planes make a hundred thousand fragments, and each ring was an array made and freed.
+    struct FragmentScratch {
+        /// The fragment on the device, its outer edges on the device, the cut, the piece and the piece's spare
+        /// (`formClipped(toConvex:spare:)`).
+        var device: Ring = [], outer: [PlaneSegment] = [], clip: Ring = [], piece: Ring = [], spare: Ring = []
     }
 
-    /// What a split fragment's cut (`fragmentClip`) and its plain face's fill would leave: the face's antialiased
-    /// outline cut to the pixels whose centres the clip holds, one fill (drawn only with 3 points or more).
-    private func plainPiece(_ clip: Ring, of face: PlainFace) -> Ring {
-        clip.pixelCentres(within: visible).clipped(toConvex: face.outline)
+    /// The hard-edged cut a split fragment (`flattened`, with `outerEdges` on its member's own polygon) is drawn
+    /// through, into `scratch.clip`; false when nothing of it reaches the device. The fragments of one plane tile it
+    /// along the split lines (a pixel partition: no seam between them); the cut's other edges, the plane's own, are
+    /// pushed out of the way so the face's antialiased outline is what shows there.
+    private func fragmentClip(_ flattened: Ring, outer outerEdges: [PlaneSegment], chain: PlaneChain,
+                              scratch s: inout FragmentScratch) -> Bool {
+        // (`removeAll` costs a call even on an empty array.)
+        if !s.outer.isEmpty { s.outer.removeAll(keepingCapacity: true) }
+        for e in outerEdges { if let d = chain.map(e) { s.outer.append(d) } }
+        chain.map(flattened, into: &s.device)
+        let n = s.device.count
+        guard n >= 3 else { return false }
+        if s.outer.isEmpty {
+            swap(&s.clip, &s.device)
+            return true
+        }
+        // Each edge's push, on the stack.
+        let device = s.device, outer = s.outer, margin = Self.clipMargin * pixel
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: n) { distances in
+            for i in 0 ..< n {
+                let a = device[i], b = device[(i + 1) % n]
+                let isOuter = outer.contains { $0.isRunAlong(from: a, to: b, tolerance: Self.deviceTolerance) }
+                distances.initializeElement(at: i, to: isOuter ? margin : 0)
+            }
+            device.offsettingEdges(by: UnsafeBufferPointer(distances), into: &s.clip)
+        }
+        return true
+    }
+
+    /// What a split fragment's cut (`fragmentClip`'s, in `scratch.clip`) and its plain face's fill would leave, into
+    /// `scratch.piece`: the face's antialiased outline cut to the pixels whose centres the clip holds, one fill (drawn
+    /// only with 3 points or more).
+    private func plainPiece(of face: PlainFace, scratch s: inout FragmentScratch) {
+        s.clip.pixelCentres(within: visible, into: &s.piece)
+        s.piece.formClipped(toConvex: face.outline, spare: &s.spare)
     }
 
     /// A face whose whole drawing is one fill of a plain colour over a convex outline: no contents, text,
@@ -211,9 +236,11 @@ final class Painter {
         }
         var fills: [Fill] = []
         var pool: Ring = []
-        /// Kept from one face to the next while they are made: its device outline, its seals, the extension's strips.
+        /// Kept from one face to the next while they are made: its device outline, its seals, the extension's strips;
+        /// a split fragment's ring on its plane and its cut and piece.
         struct Scratch {
             var outline: Ring = [], sealed: [EdgeSeal] = [], strips = SealScratch()
+            var flattened: Ring = [], fragment = FragmentScratch()
         }
         /// The fragments `drawFragment` draws, with what it is given for them.
         var others: [(flattened: Ring, member: Int, isWhole: Bool, outer: [PlaneSegment], sealed: [EdgeSeal])] = []
@@ -242,7 +269,7 @@ final class Painter {
             for f in sealing.fragments { pieces[f.member] += 1 }
             for (k, f) in sealing.fragments.enumerated() {
                 seals(k, &scratch.sealed)
-                addFill(member: f.member, isWhole: pieces[f.member] == 1, flattened: { f.flattened },
+                addFill(member: f.member, isWhole: pieces[f.member] == 1, flattened: { $0 = f.flattened },
                         outer: { sealing.edges.outer[k] }, to: &batch, scratch: &scratch, members: members, chain: chain,
                         filter: filter, plain: &plain)
                 if batch.fills.count >= Self.fillBatch {
@@ -265,7 +292,11 @@ final class Painter {
                 } else {
                     if !scratch.sealed.isEmpty { scratch.sealed.removeAll(keepingCapacity: true) }
                 }
-                addFill(member: f.member, isWhole: f.isWhole, flattened: { f.points.map { PlanePoint($0.x, $0.y) } },
+                addFill(member: f.member, isWhole: f.isWhole, flattened: { ring in
+                            if !ring.isEmpty { ring.removeAll(keepingCapacity: true) }
+                            ring.reserveCapacity(f.points.count)
+                            for p in f.points { ring.append(PlanePoint(p.x, p.y)) }
+                        },
                         outer: { outer ?? boundaries.of(f) }, to: &batch, scratch: &scratch, members: members, chain: chain,
                         filter: filter, plain: &plain)
                 if batch.fills.count >= Self.fillBatch {
@@ -298,7 +329,7 @@ final class Painter {
 
     /// One fragment of `paintFragments` (its seals in `scratch.sealed`): a whole plain face's ring (`fill(_:sealed:)`'s)
     /// or an unsealed split plain face's piece (`drawFragment`'s) into the pool, else an entry of `others`.
-    private func addFill(member: Int, isWhole: Bool, flattened: () -> Ring, outer: () -> [PlaneSegment],
+    private func addFill(member: Int, isWhole: Bool, flattened: (inout Ring) -> Void, outer: () -> [PlaneSegment],
                          to out: inout PlainFills, scratch: inout PlainFills.Scratch, members: [RenderMember],
                          chain: PlaneChain, filter: ColorFilter, plain: inout MemoTable<PlainFace>) {
         if isWhole, !drawsFacesThroughNode, !clipsEveryFragment,
@@ -318,8 +349,11 @@ final class Painter {
            let face = plainFace(members[member], member: member, chain: chain, filter: filter, plain: &plain) {
             // `drawFragment`'s plain piece of a split face, into the pool: a fill like a whole face's (no clip), and
             // the fragment's arrays freed here rather than held by the batch.
-            guard let clip = fragmentClip(flattened(), outer: outer(), chain: chain) else { return }
-            let piece = plainPiece(clip, of: face)
+            // (The fragment's rings in `scratch`: no array per fragment.)
+            flattened(&scratch.flattened)
+            guard fragmentClip(scratch.flattened, outer: outer(), chain: chain, scratch: &scratch.fragment) else { return }
+            plainPiece(of: face, scratch: &scratch.fragment)
+            let piece = scratch.fragment.piece
             guard piece.count >= 3 else { return }
             out.fills.append(PlainFills.Fill(start: out.pool.count, count: piece.count, clips: false, color: face.color))
             out.pool.append(contentsOf: piece)
@@ -331,7 +365,9 @@ final class Painter {
         }
         out.fills.append(PlainFills.Fill(start: out.others.count, count: -1, clips: false, color: (0, 0, 0, 0)))
         // (A whole face is drawn from its own outline: its fragment's ring is not made.)
-        out.others.append((isWhole ? [] : flattened(), member, isWhole, isWhole ? [] : outer(), scratch.sealed))
+        var ring: Ring = []
+        if !isWhole { flattened(&ring) }
+        out.others.append((ring, member, isWhole, isWhole ? [] : outer(), scratch.sealed))
     }
 
     /// The edges of a split fragment that lie on its member's own polygon, for a member that does not seal
