@@ -72,6 +72,11 @@ extension Vector3 {
     /// vertex rather than on any three, so it is robust for any polygon, and zero for a degenerate one. Summed
     /// about the centroid, which keeps far-from-origin polygons accurate.
     public static func newellNormal(of polygon: [Vector3]) -> Vector3 {
+        polygon.withUnsafeBufferPointer { newellNormal(of: $0) }
+    }
+
+    /// `newellNormal(of:)` of corners held in a buffer (a range of a shared pool of points).
+    public static func newellNormal(of polygon: UnsafeBufferPointer<Vector3>) -> Vector3 {
         guard !polygon.isEmpty else { return .zero }
         let centroid = polygon.reduce(Vector3.zero, +) / Double(polygon.count)
         var n = Vector3.zero

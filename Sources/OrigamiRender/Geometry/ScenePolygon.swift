@@ -166,19 +166,8 @@ struct ScenePolygon: Sendable {
 
     init(points: [Vector3], member: Int) { self.init(points: PolygonPoints(points), member: member) }
 
-    /// Newell's normal (not normalised); zero for a degenerate polygon. (`Vector3.newellNormal(of:)`'s arithmetic, on
-    /// the pool's corners.)
-    var normal: Vector3 {
-        points.withUnsafeBufferPointer { points in
-            guard !points.isEmpty else { return .zero }
-            let centroid = points.reduce(Vector3.zero, +) / Double(points.count)
-            var n = Vector3.zero
-            for i in points.indices {
-                n = n + (points[i] - centroid).cross(points[(i + 1) % points.count] - centroid)
-            }
-            return n
-        }
-    }
+    /// Newell's normal (not normalised); zero for a degenerate polygon.
+    var normal: Vector3 { points.withUnsafeBufferPointer { Vector3.newellNormal(of: $0) } }
 
     var centroid: Vector3 { points.withUnsafeBufferPointer { $0.reduce(Vector3.zero, +) / Double($0.count) } }
 
