@@ -213,16 +213,13 @@ struct PlaneChain: Sendable {
         return true
     }
 
-    /// One level of `mapWithoutClipping` for one point: `map(_:through:)`'s image (`normalized` as it computes it),
-    /// false when its clip would cut the point (w < 0) or it is not finite (the general path's test after each level).
+    /// One level of `mapWithoutClipping` for one point: `map(_:through:)`'s image, normalized as it is, false when
+    /// its clip would cut the point (w < 0) or it is not finite (the general path's test after each level).
     @inline(__always)
     private static func step(_ p: inout HomogeneousPoint, _ m: Matrix3) -> Bool {
-        let x = p.x * m.m11 + p.y * m.m21 + p.w * m.m31
-        let y = p.x * m.m12 + p.y * m.m22 + p.w * m.m32
-        let w = p.x * m.m13 + p.y * m.m23 + p.w * m.m33
-        // `HomogeneousPoint.normalized`: `Swift.max(a, b, c)` is `max(max(a, b), c)`.
-        let s = Swift.max(Swift.max(abs(x), abs(y)), abs(w))
-        p = s > 0 && s.isFinite ? HomogeneousPoint(x: x / s, y: y / s, w: w / s) : HomogeneousPoint(x: x, y: y, w: w)
+        p = HomogeneousPoint(x: p.x * m.m11 + p.y * m.m21 + p.w * m.m31,
+                             y: p.x * m.m12 + p.y * m.m22 + p.w * m.m32,
+                             w: p.x * m.m13 + p.y * m.m23 + p.w * m.m33).normalized
         // `inFrontOfEye`'s side, 0·x + 0·y + 1·w, has the sign of w for a finite point.
         return p.w >= 0 && p.isFinite
     }

@@ -63,11 +63,11 @@ extension SharedEdges {
         struct Edge { let member: Int; let a: Vector3; let b: Vector3; let reach: Double }
         var edges: [Edge] = []
         // Each edge's box grown by its reach (for the sweep below), made with the edge.
-        var los: [Vector3] = [], his: [Vector3] = []
+        var lo: [Vector3] = [], hi: [Vector3] = []
         let corners = polygons.reduce(0) { $0 + $1.points.count }
         edges.reserveCapacity(corners)
-        los.reserveCapacity(corners)
-        his.reserveCapacity(corners)
+        lo.reserveCapacity(corners)
+        hi.reserveCapacity(corners)
         var candidates = [Bool](repeating: false, count: (polygons.map(\.member).max() ?? -1) + 1)
         var faces: [Int] = [], isShaped = false
         for p in polygons where sealable(p.member) {
@@ -82,8 +82,8 @@ extension SharedEdges {
                     let a = points[i], b = points[(i + 1) % points.count]
                     guard a != b else { continue }
                     edges.append(Edge(member: p.member, a: a, b: b, reach: reach))
-                    los.append(Vector3(Swift.min(a.x, b.x) - reach, Swift.min(a.y, b.y) - reach, Swift.min(a.z, b.z) - reach))
-                    his.append(Vector3(Swift.max(a.x, b.x) + reach, Swift.max(a.y, b.y) + reach, Swift.max(a.z, b.z) + reach))
+                    lo.append(Vector3(Swift.min(a.x, b.x) - reach, Swift.min(a.y, b.y) - reach, Swift.min(a.z, b.z) - reach))
+                    hi.append(Vector3(Swift.max(a.x, b.x) + reach, Swift.max(a.y, b.y) + reach, Swift.max(a.z, b.z) + reach))
                 }
             }
         }
@@ -114,7 +114,6 @@ extension SharedEdges {
             return !(best > delta * delta)
         }
         // Sweep along x over the edges' boxes (grown by their reach): only pairs whose boxes meet are tested.
-        let lo = los, hi = his
         guard lo.allSatisfy(\.isFinite), hi.allSatisfy(\.isFinite) else {
             for m in faces { candidates[m] = true }
             return candidates
