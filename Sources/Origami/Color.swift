@@ -63,6 +63,7 @@ public struct Color: Hashable, Sendable {
     public var isFinite: Bool { red.isFinite && green.isFinite && blue.isFinite && alpha.isFinite }
 
     /// The same colour with every component clamped to 0…1.
+    @inlinable  // (the freeze clamps two colours per face from another module)
     public var clamped: Color {
         func c(_ v: Double) -> Double { v.isNaN ? 0 : min(max(v, 0), 1) }
         return Color(red: c(red), green: c(green), blue: c(blue), alpha: c(alpha))

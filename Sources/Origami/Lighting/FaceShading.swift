@@ -33,22 +33,85 @@ public struct FaceTransforms: Hashable, Sendable {
 ///    black overlay with alpha `1 + L·N − ambient`.
 /// Corner order for the vertex arrays: (minX, minY), (maxX, minY), (maxX, maxY), (minX, maxY) of `bounds`.
 public struct FaceShade: Hashable, Sendable {
+    // Stored flat: the three flat colours as plain numbers with a bit each for whether it is set, and the two
+    // per-vertex arrays in one out-of-line box that a flat shade (every face of a lattice) does not have. Five
+    // optionals, two of them arrays, made every copy of a shade (built per face, stored in its render node, read
+    // per face by the painter) an outlined value-witness copy with two retains; this is plain numbers and at
+    // most one reference. The fields read and write as the five optionals they stand for.
+    @usableFromInline var multiplyColor: Color, addColor: Color, overlayColor: Color
+    /// Which flat colours are set.
+    @usableFromInline var flat: Flat
+    /// `vertexMultiply` and `vertexAdd`; `nil` when both are.
+    @usableFromInline var vertices: Vertices?
+
+    @usableFromInline struct Flat: OptionSet, Hashable, Sendable {
+        @usableFromInline let rawValue: UInt8
+        @inlinable init(rawValue: UInt8) { self.rawValue = rawValue }
+        @inlinable static var multiply: Flat { Flat(rawValue: 1) }
+        @inlinable static var add: Flat { Flat(rawValue: 2) }
+        @inlinable static var overlay: Flat { Flat(rawValue: 4) }
+    }
+
+    /// Immutable: a write replaces the box, so copies of a shade never share a change.
+    @usableFromInline final class Vertices: Sendable {
+        @usableFromInline let multiply: [Color]?, add: [Color]?
+        @usableFromInline init(multiply: [Color]?, add: [Color]?) { self.multiply = multiply; self.add = add }
+    }
+
     /// Multiplies the plane's colour channels (alpha unchanged), flat.
-    public var multiply: Color?
+    @inlinable public var multiply: Color? {
+        get { flat.contains(.multiply) ? multiplyColor : nil }
+        set { (multiplyColor, flat) = Self.stored(newValue, multiplyColor, .multiply, in: flat) }
+    }
     /// Four multiply colours at the bounds' corners, interpolated across the plane (Gouraud).
-    public var vertexMultiply: [Color]?
+    @inlinable public var vertexMultiply: [Color]? {
+        get { vertices?.multiply }
+        set { vertices = Self.box(multiply: newValue, add: vertices?.add) }
+    }
     /// Added to the colour channels, clamped at 1, flat: the specular highlight.
-    public var add: Color?
+    @inlinable public var add: Color? {
+        get { flat.contains(.add) ? addColor : nil }
+        set { (addColor, flat) = Self.stored(newValue, addColor, .add, in: flat) }
+    }
     /// Four added colours at the bounds' corners, interpolated across the plane.
-    public var vertexAdd: [Color]?
+    @inlinable public var vertexAdd: [Color]? {
+        get { vertices?.add }
+        set { vertices = Self.box(multiply: vertices?.multiply, add: newValue) }
+    }
     /// Drawn over the bounds, source-over: the book's black shadow layer.
-    public var overlay: Color?
+    @inlinable public var overlay: Color? {
+        get { flat.contains(.overlay) ? overlayColor : nil }
+        set { (overlayColor, flat) = Self.stored(newValue, overlayColor, .overlay, in: flat) }
+    }
 
     /// A shade; every field defaults to `nil` (nothing applied).
     public init(multiply: Color? = nil, vertexMultiply: [Color]? = nil, add: Color? = nil,
                 vertexAdd: [Color]? = nil, overlay: Color? = nil) {
-        self.multiply = multiply; self.vertexMultiply = vertexMultiply
-        self.add = add; self.vertexAdd = vertexAdd; self.overlay = overlay
+        let none = Color(red: 0, green: 0, blue: 0, alpha: 0)
+        multiplyColor = multiply ?? none; addColor = add ?? none; overlayColor = overlay ?? none
+        flat = Flat(rawValue: (multiply == nil ? 0 : Flat.multiply.rawValue) | (add == nil ? 0 : Flat.add.rawValue)
+                   | (overlay == nil ? 0 : Flat.overlay.rawValue))
+        vertices = Self.box(multiply: vertexMultiply, add: vertexAdd)
+    }
+
+    @inlinable static func stored(_ value: Color?, _ old: Color, _ bit: Flat, in set: Flat) -> (Color, Flat) {
+        guard let value else { return (old, set.subtracting(bit)) }
+        return (value, set.union(bit))
+    }
+
+    @usableFromInline static func box(multiply: [Color]?, add: [Color]?) -> Vertices? {
+        multiply == nil && add == nil ? nil : Vertices(multiply: multiply, add: add)
+    }
+
+    // Equal and hashed as the five optionals: an unset colour's stored value is not part of the shade.
+    public static func == (a: FaceShade, b: FaceShade) -> Bool {
+        a.multiply == b.multiply && a.add == b.add && a.overlay == b.overlay
+            && a.vertexMultiply == b.vertexMultiply && a.vertexAdd == b.vertexAdd
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(multiply); hasher.combine(vertexMultiply); hasher.combine(add); hasher.combine(vertexAdd)
+        hasher.combine(overlay)
     }
 }
 

@@ -33,7 +33,9 @@ public final class Face: Layer {
     /// sublayers, border) clipped to it, as Core Animation does with a `CAShapeLayer` mask whose path is this
     /// polygon. Hit testing follows it too: a touch on the bounds' empty corners reaches what lies behind
     /// (`contains(_:)`, the bounds test of `CALayer`, does not).
-    public internal(set) var polygon: [CGPoint]?
+    // Unchecked as `Layer`'s drawing properties are: set once by `Solid` before the face is shared, read per face
+    // by every freeze, where the dynamic exclusivity check cost more than the read.
+    @exclusivity(unchecked) public internal(set) var polygon: [CGPoint]?
 
     init(kind: Kind, index: Int) {
         self.kind = kind
