@@ -107,9 +107,9 @@ public struct RenderLimits: Hashable, Sendable {
         for (i, rendered) in tree.renderedNodes.enumerated() where rendered {
             count += 1
             guard count <= maxLayers else { throw .limitExceeded(limit: .maxLayers, value: count, maximum: maxLayers) }
-            let node = tree[i]
-            guard node.level <= maxDepth else { throw .limitExceeded(limit: .maxDepth, value: node.level, maximum: maxDepth) }
-            if let text = node.text, text.string.utf8.count > maxTextBytes {
+            let level = tree.level(of: i)
+            guard level <= maxDepth else { throw .limitExceeded(limit: .maxDepth, value: level, maximum: maxDepth) }
+            if tree.kind(of: i) == .text, let text = tree.text(of: i), text.string.utf8.count > maxTextBytes {
                 throw .limitExceeded(limit: .maxTextBytes, value: text.string.utf8.count, maximum: maxTextBytes)
             }
         }
