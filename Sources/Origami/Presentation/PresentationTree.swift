@@ -448,7 +448,8 @@ public struct PresentationTree: Sendable {
             }
             let plane = Homography(toOwner)
             let b = g.bounds.standardized
-            let face = layer as? Face
+            // `Face` is final: its exact type is compared, without the runtime's cast (≈ 35 instructions a layer).
+            let face = type(of: layer) == Face.self ? unsafeDowncast(layer, to: Face.self) : nil
             // Read once: `Face.polygon` is a class property with a dynamic exclusivity check on every read.
             let polygon = face?.polygon
             var outline = 0..<0

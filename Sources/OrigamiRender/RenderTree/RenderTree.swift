@@ -47,7 +47,9 @@ public struct RenderTree: Sendable {
                 // The transform layer the previous member sits in (−1: none) and its solid number.
                 var solidLayer = -1, solid = 0
                 for (order, m) in drawable.enumerated() {
-                    guard let node = built[m] else { continue }
+                    // Taken, not copied: a node is the member of exactly one scene, so its slot is read once (a copy was
+                    // retained here and released again when the table was freed).
+                    guard let node = built[m].take() else { continue }
                     // A member whose superlayer is not its context (`c`) sits in a transform layer.
                     let parent = nodes.rows[m].parent, inSolid = parent >= 0 && parent != c
                     if !inSolid || parent != solidLayer { solid = scene.count }

@@ -95,7 +95,9 @@ public struct RenderLimits: Hashable, Sendable {
             guard count <= maxLayers, depth <= maxDepth else { return false }
             for layer in list {
                 if let text = layer as? TextLayer, text.string.utf8.count > maxTextBytes { return false }
-                if !layer.sublayers.isEmpty { pending.append((layer.sublayers, depth + 1)) }
+                // (Read once: `sublayers` is a getter in another module, and each read retains the list.)
+                let sublayers = layer.sublayers
+                if !sublayers.isEmpty { pending.append((sublayers, depth + 1)) }
             }
         }
         return true
