@@ -396,22 +396,25 @@ public struct PresentationTree: Sendable {
             // The drawing properties an animation may change: a layer without animations (or with no time) has its
             // own read straight into them, as with no time at all.
             let localTime = time == nil ? 0 : layer.localTime(fromParent: parentTime)
-            // (The geometry is read into a local once and copied into its column. Read from the column instead, it
-            // was copied out of it for every method called on it: the compiler cannot tell the pointee unchanged.)
-            let g: LayerGeometry, opacity: Double, backgroundColor: Color?, borderWidth: Double, borderColor: Color
+            // The geometry goes straight into its column, and one local copy is read from there: assigned to a
+            // local in both branches, it was copied twice more where they met. (Read from the column in place, it was
+            // copied out for every method called on it: the compiler cannot tell the pointee unchanged.)
+            let column = columns.geometries.baseAddress! + index
+            let opacity: Double, backgroundColor: Color?, borderWidth: Double, borderColor: Color
             let cornerRadius: Double, isLit: Bool
             // (`isLit` is decided where the existential is unwrapped anyway: testing the optional afterwards copied it.)
             if time != nil, !layer.animationEntries.isEmpty {
                 let a = layer.animatedProperties(atLocalTime: localTime)
-                g = a.geometry; opacity = a.opacity; backgroundColor = a.backgroundColor; borderWidth = a.borderWidth
+                column.initialize(to: a.geometry); opacity = a.opacity; backgroundColor = a.backgroundColor; borderWidth = a.borderWidth
                 borderColor = a.borderColor; cornerRadius = a.cornerRadius
                 if let l = a.lighting { lighting = l; isLit = true } else { isLit = false }
             } else {
-                g = layer.geometry; opacity = layer.opacity; backgroundColor = layer.backgroundColor
+                column.initialize(to: layer.geometry); opacity = layer.opacity; backgroundColor = layer.backgroundColor
                 borderWidth = layer.borderWidth; borderColor = layer.borderColor; cornerRadius = layer.cornerRadius
                 // (`hasLighting` first: an unlit layer's optional existential is not copied just to be tested.)
                 if layer.hasLighting, let l = layer.lighting { lighting = l; isLit = true } else { isLit = false }
             }
+            let g = column.pointee
             let flattens = layer.isFlattening || (parent < 0 && placement == .renderedInOwnSpace)
             let owner: Int, toOwner: Transform3D, object: Transform3D, isFacePlane: Bool, inherited: Double
             let contentFlipped = parent < 0 ? rootFlipped : sublayersFlipped[parent]
@@ -489,7 +492,6 @@ public struct PresentationTree: Sendable {
                 kind: kind, isDrawableInContext: drawable, receivesInContext: receives, isLit: isLit,
                 parent: parent, level: level, backgroundColor: backgroundColor, borderColor: borderColor,
                 borderWidth: borderWidth, cornerRadius: cornerRadius, extra: extra))
-            (columns.geometries.baseAddress! + index).initialize(to: g)
             (columns.objectTransforms.baseAddress! + index).initialize(to: object)
             (columns.names.baseAddress! + index).initialize(to: layer.name)
             (columns.layers.baseAddress! + index).initialize(to: layer)
