@@ -16,8 +16,8 @@ struct GlyphOutlineMemoTests {
         text.fontSize = 30
         configure(text)
         try root.addSublayer(text)
-        var found: TextStyle?
-        PresentationTree(root).withNodes { nodes in found = nodes.lazy.compactMap(\.text).first }
+        let tree = PresentationTree(root)
+        let found = (0..<tree.count).lazy.compactMap { tree.text(of: $0) }.first
         return try #require(found)
     }
 

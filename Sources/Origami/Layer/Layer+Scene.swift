@@ -33,7 +33,7 @@ extension Layer {
                 layer: tree.layer(m), transform: tree.transform(of: m),
                 inheritedOpacity: chain.reduce(1) { $0 * min(max(tree[$1].opacity, 0), 1) },
                 transformLayers: chain.compactMap(tree.transformLayer), treeIndex: members.count,
-                objectTransform: tree[m].objectTransform))
+                objectTransform: tree.objectTransform(of: m)))
         }
         return members
     }

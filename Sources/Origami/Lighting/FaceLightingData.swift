@@ -70,9 +70,9 @@ extension Lighting {
     func lightingReport(in tree: PresentationTree) throws(LightingError) -> [FaceLightingData] {
         try validate()
         return tree.sublayerSceneNodes().enumerated().map { order, m in
-            let transforms = FaceTransforms(projected: tree.transform(of: m), object: tree[m].objectTransform,
-                                            context: tree[0].geometry)
-            let e = evaluate(transforms, bounds: tree[m].bounds, corners: usesVertices)
+            let transforms = FaceTransforms(projected: tree.transform(of: m), object: tree.objectTransform(of: m),
+                                            context: tree.geometry(of: 0))
+            let e = evaluate(transforms, bounds: tree.geometry(of: m).bounds, corners: usesVertices)
             let face = tree.layer(m) as? Face
             func v(_ x: Vector3?) -> [Double]? { x.map { [$0.x, $0.y, $0.z] } }
             func clamp(_ x: Double) -> Double { min(max(x, 0), 1) }
@@ -81,7 +81,7 @@ extension Lighting {
             let brightness = centre?.brightness ?? .zero
             let overlay = centre?.overlay ?? 0
             return FaceLightingData(
-                treeIndex: order, layerName: tree[m].name,
+                treeIndex: order, layerName: tree.name(of: m),
                 solidName: face?.solid?.name, faceNumber: face?.index, faceKind: face?.kind.description,
                 objectNormal: v(e?.normals[.object]), sceneNormal: v(e?.normals[.scene]), viewNormal: v(e?.normals[.view]),
                 isSeenFromBehind: e?.isSeenFromBehind ?? false,
@@ -101,7 +101,7 @@ extension Layer {
     /// `time` (of this layer's parent) the layers and the lighting itself are as their animations make them.
     public func lightingReport(time: Double? = nil) throws(LightingError) -> [FaceLightingData] {
         let tree = PresentationTree(self, placement: .ownSpace, time: time)
-        guard let lighting = tree[0].lighting as? Lighting else { return [] }
+        guard let lighting = tree.lighting(of: 0) as? Lighting else { return [] }
         return try lighting.lightingReport(in: tree)
     }
 }

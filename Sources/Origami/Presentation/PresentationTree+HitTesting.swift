@@ -97,11 +97,11 @@ extension PresentationTree {
     /// non-affine matrix), else the layer itself; the depth is the touched point's z in the face's context, from
     /// the same matrices the depth-order query sorts by.
     func result(_ i: Int, local: CGPoint) -> HitTestResult {
-        let planes = storage.planes, nodes = storage.nodes
+        let planes = storage.planes, rows = storage.rows
         // `local` is in the node's content space; the answer speaks bounds space, as conversion does.
         let boundsLocal = planes[i].boundsPoint(local)
         var f = i
-        while f >= 0, !planes[f].isFacePlane { f = nodes[f].parent }
+        while f >= 0, !planes[f].isFacePlane { f = rows[f].parent }
         let faceNode: Int? = f >= 0 ? f : storage.faceAboveRoot == nil ? i : nil
         guard let faceNode else {
             // The face lies above the root, outside the tree: read from the layers (a subtree of a 3D scene
@@ -117,7 +117,7 @@ extension PresentationTree {
         }
         var depth = 0.0
         if let p, let q = planes[faceNode].toOwner.apply(Vector3(Double(p.x), Double(p.y), 0)) { depth = q.z }
-        let parent = nodes[faceNode].parent
+        let parent = rows[faceNode].parent
         let solid = parent >= 0 ? transformLayer(parent)
             : storage.rootSolid
         return HitTestResult(layer: layer(i), face: layer(faceNode), solid: solid, localPoint: boundsLocal, depth: depth)

@@ -44,7 +44,8 @@ public struct PresentationTree: Sendable {
         case face
     }
 
-    /// One layer's drawing properties, as they were when the tree was built.
+    /// One layer's drawing properties, as they were when the tree was built. The tree keeps no `Node`s: `self[i]`
+    /// makes one from the tree's rows (`Plane`, `Row`, the columns and `Extra`), with the values the layer had.
     public struct Node: Sendable {
         /// The layer's `name`.
         public let name: String?
@@ -102,26 +103,67 @@ public struct PresentationTree: Sendable {
         public var bounds: CGRect { geometry.bounds }
     }
 
+    /// Per node, what a render reads besides its plane row (`Plane`): plain data (no references), written once in
+    /// place by the freeze, so a render reads each field where it lies. The geometry, object transform and name
+    /// are columns of their own; what few layers have (image, text, outline, lighting, a placement of contents
+    /// other than the default) is an `Extra`, kept only for the layers that have it.
+    package struct Row {
+        /// What kind of layer the node was frozen from.
+        package let kind: Kind
+        /// `Node.isDrawableInContext`.
+        package let isDrawableInContext: Bool
+        /// `Node.receivesInContext`.
+        package let receivesInContext: Bool
+        /// The layer has a lighting (`Extra.lighting`).
+        package let isLit: Bool
+        /// The superlayer's node; −1 for the root.
+        package let parent: Int
+        /// Levels below the root.
+        package let level: Int
+        package let backgroundColor: Color?
+        package let borderColor: Color
+        package let borderWidth: Double
+        package let cornerRadius: Double
+        /// The node's `Extra` in `Storage.extras`; −1: none (no image, text, outline or lighting, and contents
+        /// placed by default: gravity `.resize`, scale 1).
+        package let extra: Int
+    }
+
+    /// The fields few layers have, each holding references: kept for those layers alone (`Row.extra`).
+    package struct Extra {
+        package let contents: Bitmap?
+        package let contentsGravity: ContentsGravity
+        package let contentsScale: Double
+        package let text: TextStyle?
+        package let outline: [CGPoint]?
+        package let lighting: (any FaceShader)?
+
+        /// A node without an `Extra` has no image, text, outline or lighting, its contents' gravity is `.resize` and
+        /// their scale this (a layer gets an extra for any other scale, compared by its bits: a NaN or −0 is kept).
+        static let defaultScale = 1.0
+    }
+
     /// The plain data a query reads per node: no references, so the hot loops read it in place without
     /// reference counting (threads that share a tree would otherwise pass the counts' cache lines back and forth).
-    struct Plane {
+    /// (`package`: a render reads its drawing fields in place too.)
+    package struct Plane {
         /// A transform layer: drawn by nobody, passed through by queries.
-        let isTransformLayer: Bool
-        let isHidden: Bool
-        let allowsHitTesting: Bool
-        let opacity: Double
-        let masksToBounds: Bool
-        let isDoubleSided: Bool
-        let zPosition: Double
+        package let isTransformLayer: Bool
+        package let isHidden: Bool
+        package let allowsHitTesting: Bool
+        package let opacity: Double
+        package let masksToBounds: Bool
+        package let isDoubleSided: Bool
+        package let zPosition: Double
         /// The bounds (standardised) in the content space, for `contains` without reading the node.
         let bounds: ContentBounds
         /// Where a solid face's outline lies in `outlinePoints`; empty for none.
         let outline: Range<Int>
         /// The context this layer is drawn into: the nearest flattening proper ancestor, or −1 for the root's
         /// placement space.
-        let owner: Int
+        package let owner: Int
         /// From the layer's bounds space into its owner's (4×4, z kept through transform layers).
-        let toOwner: Transform3D
+        package let toOwner: Transform3D
         // The inverse plane map (owner plane → layer plane) is `Storage.fromOwner`, made on a tree's first query.
         /// The plane map's orientation in the owner: negative when the layer is seen from behind.
         let determinant: Double
@@ -132,7 +174,7 @@ public struct PresentationTree: Sendable {
         /// matrix (see `faceNode`).
         let isFacePlane: Bool
         /// The product of the (clamped) opacities of the transform layers between the owner and the layer.
-        let inheritedOpacity: Double
+        package let inheritedOpacity: Double
         /// The sublayers: `childList[childStart ..< childStart + childCount]` in `sublayers` order, and the same
         /// range of `childListByZ` in `.coreAnimation`'s order reversed (so a stack pops them in order).
         var childStart = 0, childCount = 0
@@ -171,10 +213,17 @@ public struct PresentationTree: Sendable {
     /// that passing a tree around copies a reference.
     final class Storage: @unchecked Sendable {
         // `@unchecked`: `layers` holds non-Sendable class references, kept only as identities to hand back.
-        let layers: [Layer]
-        let nodes: [Node]
-        // The query tables live in buffers the storage owns rather than in arrays: see `Plane`.
+        // The query tables live in buffers the storage owns rather than in arrays: see `Plane`. So do the node
+        // rows and columns (one row per node each; `layers`, `names` and `extras` hold references, the others are
+        // plain data).
+        let layers: UnsafeBufferPointer<Layer>
         let planes: UnsafeBufferPointer<Plane>
+        let rows: UnsafeBufferPointer<Row>
+        let geometries: UnsafeBufferPointer<LayerGeometry>
+        let objectTransforms: UnsafeBufferPointer<Transform3D>
+        let names: UnsafeBufferPointer<String?>
+        /// The few nodes' `Extra`s, by `Row.extra`.
+        let extras: UnsafeBufferPointer<Extra>
         let outlinePoints: UnsafeBufferPointer<CGPoint>
         let childList: UnsafeBufferPointer<Int>
         let childListByZ: UnsafeBufferPointer<Int>
@@ -195,26 +244,36 @@ public struct PresentationTree: Sendable {
         /// The address of `fromOwner`'s buffer once a query made it, or 0.
         private let fromOwnerAddress = Atomic<Int>(0)
 
-        /// `planes`: a buffer of `nodes.count` rows the storage takes over (it frees it).
-        init(layers: [Layer], nodes: [Node], planes: UnsafeMutableBufferPointer<Plane>, outlinePoints: [CGPoint], childList: [Int],
-             childListByZ: [Int], members: ([Int], [Int]), hitMembers: ([Int], [Int]), faceAboveRoot: Layer?) {
-            self.layers = layers; self.nodes = nodes
-            self.planes = UnsafeBufferPointer(rebasing: planes[..<nodes.count])
+        /// `columns`: buffers of at least `count` rows, the first `count` initialized, that the storage takes
+        /// over (it deinitializes and frees them); it takes over the child and member lists too (`hitMembers` may
+        /// be `members` itself: then freed once).
+        init(count: Int, columns: Columns, extras: [Extra], outlinePoints: [CGPoint], childList: UnsafeMutableBufferPointer<Int>,
+             childListByZ: UnsafeMutableBufferPointer<Int>, members: Grouped, hitMembers: Grouped, faceAboveRoot: Layer?) {
+            layers = UnsafeBufferPointer(rebasing: columns.layers[..<count])
+            planes = UnsafeBufferPointer(rebasing: columns.planes[..<count])
+            rows = UnsafeBufferPointer(rebasing: columns.rows[..<count])
+            geometries = UnsafeBufferPointer(rebasing: columns.geometries[..<count])
+            objectTransforms = UnsafeBufferPointer(rebasing: columns.objectTransforms[..<count])
+            names = UnsafeBufferPointer(rebasing: columns.names[..<count])
+            self.extras = Self.frozen(extras)
             self.outlinePoints = Self.frozen(outlinePoints)
-            self.childList = Self.frozen(childList)
-            self.childListByZ = Self.frozen(childListByZ)
-            self.memberList = Self.frozen(members.0); self.memberStart = Self.frozen(members.1)
-            self.hitMemberList = Self.frozen(hitMembers.0); self.hitMemberStart = Self.frozen(hitMembers.1)
+            self.childList = UnsafeBufferPointer(childList)
+            self.childListByZ = UnsafeBufferPointer(childListByZ)
+            memberList = UnsafeBufferPointer(members.list); memberStart = UnsafeBufferPointer(members.start)
+            hitMemberList = UnsafeBufferPointer(hitMembers.list); hitMemberStart = UnsafeBufferPointer(hitMembers.start)
             self.faceAboveRoot = faceAboveRoot
             solidAboveFace = faceAboveRoot?.superlayer as? TransformLayer
             rootSolid = layers.first?.superlayer as? TransformLayer
         }
 
         deinit {
-            for buffer in [childList, childListByZ, memberList, memberStart, hitMemberList, hitMemberStart] {
-                buffer.deallocate()
-            }
+            childList.deallocate(); childListByZ.deallocate(); memberList.deallocate(); memberStart.deallocate()
+            if hitMemberList.baseAddress != memberList.baseAddress { hitMemberList.deallocate(); hitMemberStart.deallocate() }
             planes.deallocate(); outlinePoints.deallocate()
+            rows.deallocate(); geometries.deallocate(); objectTransforms.deallocate()
+            UnsafeMutableBufferPointer(mutating: layers).deinitialize().deallocate()
+            UnsafeMutableBufferPointer(mutating: names).deinitialize().deallocate()
+            UnsafeMutableBufferPointer(mutating: extras).deinitialize().deallocate()
             if let inverses = UnsafeMutablePointer<Homography?>(bitPattern: fromOwnerAddress.load(ordering: .acquiring)) {
                 inverses.deallocate()
             }
@@ -245,7 +304,24 @@ public struct PresentationTree: Sendable {
             return UnsafeBufferPointer(start: UnsafePointer<Homography?>(bitPattern: theirs)!, count: planes.count)
         }
 
-        /// A copy of `array` in a buffer this storage owns (plain data: nothing to deinitialize).
+        /// The per-node buffers a freeze writes, each allocated for the counted layers and initialized a row at
+        /// a time, in node order.
+        struct Columns {
+            let layers: UnsafeMutableBufferPointer<Layer>
+            let planes: UnsafeMutableBufferPointer<Plane>
+            let rows: UnsafeMutableBufferPointer<Row>
+            let geometries: UnsafeMutableBufferPointer<LayerGeometry>
+            let objectTransforms: UnsafeMutableBufferPointer<Transform3D>
+            let names: UnsafeMutableBufferPointer<String?>
+
+            init(capacity: Int) {
+                planes = .allocate(capacity: capacity); rows = .allocate(capacity: capacity)
+                geometries = .allocate(capacity: capacity); objectTransforms = .allocate(capacity: capacity)
+                names = .allocate(capacity: capacity); layers = .allocate(capacity: capacity)
+            }
+        }
+
+        /// A copy of `array` in a buffer this storage owns (to be deinitialized if `T` holds references).
         static func frozen<T>(_ array: [T]) -> UnsafeBufferPointer<T> {
             let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: array.count)
             _ = buffer.initialize(fromContentsOf: array)
@@ -268,11 +344,10 @@ public struct PresentationTree: Sendable {
     /// never cause layout. Readers of one tree on several threads lay it out once (the others wait for it).
     public init(_ root: Layer, placement: RootPlacement = .superlayer, time: Double? = nil) {
         root.layoutTreeIfNeeded()
-        var layers: [Layer] = []
-        var nodes: [Node] = []
         var outlinePoints: [CGPoint] = []
+        var extras: [Extra] = []
         // One row per layer goes into each table: counting the layers first sizes them once. Grown by doubling, the
-        // tables of a 7 000-layer tree (a `Node` is most of a kilobyte) were copied whole about a dozen times.
+        // tables of a 7 000-layer tree were copied whole about a dozen times.
         // (Counted a sublayer list at a time: the lists are retained, not each layer copied into a work list.)
         var layerCount = 1
         var pending = [root.sublayers]
@@ -280,15 +355,19 @@ public struct PresentationTree: Sendable {
             layerCount += sublayers.count
             for s in sublayers where !s.sublayers.isEmpty { pending.append(s.sublayers) }
         }
-        layers.reserveCapacity(layerCount); nodes.reserveCapacity(layerCount)
-        // The plane rows are written straight into the buffer the tree's storage keeps (a table of 7 000 rows was
-        // built in an array, then copied whole into the storage's buffer).
-        let planes = UnsafeMutableBufferPointer<Plane>.allocate(capacity: layerCount)
-        // Per node, what its sublayers read of it besides its plane: its sublayer space, its level, and whether their
-        // content space is mirrored (its own parity and flip). One table apart from the nodes: reading
-        // `nodes[parent].geometry.isGeometryFlipped` copied the parent's whole geometry out of the node table.
-        var below: [(space: Transform3D, level: Int, sublayersFlipped: Bool)] = []
-        below.reserveCapacity(layerCount)
+        // The rows are written straight into the buffers the tree's storage keeps (a table of 7 000 rows was
+        // built in an array, then copied whole into the storage's buffer), each field once: no `Node` is built (one
+        // was, ≈ 700 bytes in a temporary, then copied into an array, with the geometry copied twice on the way).
+        let columns = Storage.Columns(capacity: layerCount)
+        let planes = columns.planes, rows = columns.rows
+        // Per node, what its sublayers read of it besides its rows: its sublayer space, and whether their content
+        // space is mirrored (its own parity and flip). Tables of their own (reading the parent's
+        // `geometry.isGeometryFlipped` out of a node table copied the parent's whole geometry), only for this walk,
+        // and written only for a layer with sublayers: only a sublayer reads its parent's (a leaf, every face of a
+        // solid, neither forms its sublayer space nor writes a row of 129 bytes).
+        let sublayerSpace = UnsafeMutablePointer<Transform3D>.allocate(capacity: layerCount)
+        let sublayersFlipped = UnsafeMutablePointer<Bool>.allocate(capacity: layerCount)
+        defer { sublayerSpace.deallocate(); sublayersFlipped.deallocate() }
         // Per node, whether its content space is its bounds mirrored (`q` in `LayerGeometry.boundsMirror`).
         // A root placed on a canvas starts upright; a root placed in its superlayer's bounds space carries the
         // parity of the flips above it, and that space is itself mirrored on screen when the flips above the
@@ -297,29 +376,48 @@ public struct PresentationTree: Sendable {
         // The parity above the superlayer: the superlayer's own flag taken back out of `rootFlipped`.
         let rootSpaceMirrored = placement == .superlayer && rootFlipped != (root.superlayer?.isGeometryFlipped ?? false)
         // (layer, parent node, whether the transform layers between it and its owner are drawable / receive,
-        // the parent's local time).
-        var stack: [(Layer, Int, Bool, Bool, Double)] = [(root, -1, true, true, time ?? 0)]
-        while let (layer, parent, chainDrawable, chainReceives, parentTime) = stack.popLast() {
+        // the parent's local time). In a buffer of the counted size (every layer is pushed once), and unretained:
+        // the root is the caller's, and every other layer is held by its superlayer's `sublayers`, the superlayer
+        // by the `layers` column (an array retained each layer and checked its uniqueness per push).
+        let stack = UnsafeMutablePointer<(Unmanaged<Layer>, Int, Bool, Bool, Double)>.allocate(capacity: layerCount)
+        defer { stack.deallocate() }
+        stack.initialize(to: (.passUnretained(root), -1, true, true, time ?? 0))
+        var stackCount = 1, index = 0
+        // A lit layer's lighting, from where it is read until its `Extra` takes it. One variable for the walk, set
+        // only for lit layers: a local per layer was destroyed through the existential's value witnesses for every
+        // layer, lit or not (≈ 60 instructions each).
+        var lighting: (any FaceShader)? = nil
+        while stackCount > 0 {
+            stackCount -= 1
+            let (unmanaged, parent, chainDrawable, chainReceives, parentTime) = stack[stackCount]
+            let layer = unmanaged.takeUnretainedValue()
+            // The walk visits the layers the count did (nothing edits the tree in between; the pushes are checked).
+            precondition(index < layerCount, "the layer tree changed while it was frozen")
             // The drawing properties an animation may change: a layer without animations (or with no time) has its
             // own read straight into them, as with no time at all.
             let localTime = time == nil ? 0 : layer.localTime(fromParent: parentTime)
-            let g: LayerGeometry, opacity: Double, backgroundColor: Color?, borderWidth: Double, borderColor: Color
-            let cornerRadius: Double, lighting: (any FaceShader)?, isLit: Bool
+            // The geometry goes straight into its column, and one local copy is read from there: assigned to a
+            // local in both branches, it was copied twice more where they met. (Read from the column in place, it was
+            // copied out for every method called on it: the compiler cannot tell the pointee unchanged.)
+            let column = columns.geometries.baseAddress! + index
+            let opacity: Double, backgroundColor: Color?, borderWidth: Double, borderColor: Color
+            let cornerRadius: Double, isLit: Bool
             // (`isLit` is decided where the existential is unwrapped anyway: testing the optional afterwards copied it.)
             if time != nil, !layer.animationEntries.isEmpty {
                 let a = layer.animatedProperties(atLocalTime: localTime)
-                g = a.geometry; opacity = a.opacity; backgroundColor = a.backgroundColor; borderWidth = a.borderWidth
+                column.initialize(to: a.geometry); opacity = a.opacity; backgroundColor = a.backgroundColor; borderWidth = a.borderWidth
                 borderColor = a.borderColor; cornerRadius = a.cornerRadius
-                if let l = a.lighting { lighting = l; isLit = true } else { lighting = nil; isLit = false }
+                if let l = a.lighting { lighting = l; isLit = true } else { isLit = false }
             } else {
-                g = layer.geometry; opacity = layer.opacity; backgroundColor = layer.backgroundColor
+                column.initialize(to: layer.geometry); opacity = layer.opacity; backgroundColor = layer.backgroundColor
                 borderWidth = layer.borderWidth; borderColor = layer.borderColor; cornerRadius = layer.cornerRadius
                 // (`hasLighting` first: an unlit layer's optional existential is not copied just to be tested.)
-                if layer.hasLighting, let l = layer.lighting { lighting = l; isLit = true } else { lighting = nil; isLit = false }
+                if layer.hasLighting, let l = layer.lighting { lighting = l; isLit = true } else { isLit = false }
             }
+            let g = column.pointee
             let flattens = layer.isFlattening || (parent < 0 && placement == .renderedInOwnSpace)
             let owner: Int, toOwner: Transform3D, object: Transform3D, isFacePlane: Bool, inherited: Double
-            let contentFlipped = parent < 0 ? rootFlipped : below[parent].sublayersFlipped
+            let contentFlipped = parent < 0 ? rootFlipped : sublayersFlipped[parent]
             // Content flips are rare: the products with the mirror are only formed for a flipped layer.
             func mirrored(_ m: Transform3D) -> Transform3D { contentFlipped ? g.boundsMirror(true).concatenating(m) : m }
             if parent < 0 {
@@ -334,13 +432,13 @@ public struct PresentationTree: Sendable {
                 inherited = 1
             } else {
                 let placement = mirrored(g.placementTransform)
-                let toParent = placement.concatenating(below[parent].space)
+                let toParent = placement.concatenating(sublayerSpace[parent])
                 if !planes[parent].isTransformLayer {
                     owner = parent
                     toOwner = toParent
                     // Relative to the parent's placement space, mirrored back when the layer's content is, so the
                     // object space keeps the orientation of the drawn face.
-                    object = contentFlipped ? placement.concatenating(nodes[parent].geometry.boundsMirror(true)) : placement
+                    object = contentFlipped ? placement.concatenating(columns.geometries[parent].boundsMirror(true)) : placement
                     isFacePlane = !toParent.isAffine
                     inherited = 1
                 } else {
@@ -352,9 +450,9 @@ public struct PresentationTree: Sendable {
                 }
             }
             let plane = Homography(toOwner)
-            let index = nodes.count
             let b = g.bounds.standardized
-            let face = layer as? Face
+            // `Face` is final: its exact type is compared, without the runtime's cast (≈ 35 instructions a layer).
+            let face = type(of: layer) == Face.self ? unsafeDowncast(layer, to: Face.self) : nil
             // Read once: `Face.polygon` is a class property with a dynamic exclusivity check on every read.
             let polygon = face?.polygon
             var outline = 0..<0
@@ -366,11 +464,8 @@ public struct PresentationTree: Sendable {
                 && cornerRadius.isFinite && layer.contentsScale.isFinite  // `isDrawable`, on the values frozen
             // One cast per class asked (a `Face` is no text layer: the class is final).
             let textLayer = face == nil ? layer as? TextLayer : nil
-            let level = parent < 0 ? 0 : below[parent].level + 1
+            let level = parent < 0 ? 0 : rows[parent].level + 1
             let kind: Kind = !flattens ? .transformLayer : textLayer != nil ? .text : face != nil ? .face : .layer
-            // Appended as built: no local row to copy into the table.
-            // The walk visits the layers the count did (nothing edits the tree in between).
-            precondition(index < layerCount, "the layer tree changed while it was frozen")
             (planes.baseAddress! + index).initialize(to: Plane(
                 isTransformLayer: !flattens, isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting,
                 opacity: opacity, masksToBounds: layer.masksToBounds, isDoubleSided: layer.isDoubleSided,
@@ -381,32 +476,45 @@ public struct PresentationTree: Sendable {
                 determinant: owner < 0 && rootSpaceMirrored ? -plane.matrix.determinant : plane.matrix.determinant,
                 isFacePlane: isFacePlane, inheritedOpacity: inherited))
             let receives = chainReceives && planes[index].receivesHits(.frontmost)
-            // `consume lighting`: the node takes the existential over rather than copying it once more.
-            nodes.append(Node(
-                name: layer.name, kind: kind, geometry: g, backgroundColor: backgroundColor,
-                contents: layer.contents, contentsGravity: layer.contentsGravity, contentsScale: layer.contentsScale,
-                borderWidth: borderWidth, borderColor: borderColor, cornerRadius: cornerRadius,
-                opacity: opacity, masksToBounds: layer.masksToBounds, isDoubleSided: layer.isDoubleSided,
-                isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting, lighting: consume lighting,
-                text: textLayer.map(TextStyle.init), outline: polygon,
-                parent: parent, level: level, objectTransform: object,
-                isDrawableInContext: drawable, receivesInContext: receives, isLit: isLit))
-            layers.append(layer)
-            let sublayers = layer.sublayers
-            // Only a sublayer reads its parent's sublayer space: a leaf (every face of a solid) skips the product.
-            below.append((sublayers.isEmpty ? .identity : g.contentSublayerSpaceTransform(contentFlipped: contentFlipped),
-                          level, contentFlipped != g.isGeometryFlipped))
-            // Below a flattening layer a new context starts: the chain's verdicts restart with its sublayers.
-            for s in sublayers.reversed() {
-                stack.append((s, index, flattens || drawable, flattens || receives, localTime))
+            // What few layers have: an `Extra` only for those (every face of a lattice has none).
+            // (The image is tested in place and read only for a layer that gets an extra: read into a local for the
+            // test, it was copied and destroyed for every layer.)
+            var extra = -1
+            if isLit || polygon != nil || textLayer != nil || layer.contents != nil || layer.contentsGravity != .resize
+                || layer.contentsScale.bitPattern != Extra.defaultScale.bitPattern {
+                extra = extras.count
+                // `take()`: the extra takes the existential over rather than copying it once more.
+                extras.append(Extra(contents: layer.contents, contentsGravity: layer.contentsGravity,
+                                    contentsScale: layer.contentsScale, text: textLayer.map(TextStyle.init), outline: polygon,
+                                    lighting: lighting.take()))
             }
+            (rows.baseAddress! + index).initialize(to: Row(
+                kind: kind, isDrawableInContext: drawable, receivesInContext: receives, isLit: isLit,
+                parent: parent, level: level, backgroundColor: backgroundColor, borderColor: borderColor,
+                borderWidth: borderWidth, cornerRadius: cornerRadius, extra: extra))
+            (columns.objectTransforms.baseAddress! + index).initialize(to: object)
+            (columns.names.baseAddress! + index).initialize(to: layer.name)
+            (columns.layers.baseAddress! + index).initialize(to: layer)
+            let sublayers = layer.sublayers
+            if !sublayers.isEmpty {
+                sublayerSpace[index] = g.contentSublayerSpaceTransform(contentFlipped: contentFlipped)
+                sublayersFlipped[index] = contentFlipped != g.isGeometryFlipped
+                precondition(index + 1 + stackCount + sublayers.count <= layerCount, "the layer tree changed while it was frozen")
+                // Below a flattening layer a new context starts: the chain's verdicts restart with its sublayers.
+                for s in sublayers.reversed() {
+                    stack[stackCount] = (.passUnretained(s), index, flattens || drawable, flattens || receives, localTime)
+                    stackCount += 1
+                }
+            }
+            index += 1
         }
         // Pre-order by construction (children pushed in reverse): grouping nodes by parent or by context, in node
         // order, lists sublayers in `sublayers` order and members in tree order.
-        let count = nodes.count
-        let children = Self.grouped(count, groups: count) { $0 == 0 ? nil : nodes[$0].parent }
-        var childListByZ: [Int] = []
-        childListByZ.reserveCapacity(children.list.count)
+        let count = index
+        let children = Self.grouped(count, groups: count) { $0 == 0 ? nil : rows[$0].parent }
+        defer { children.start.deallocate() }
+        let childListByZ = UnsafeMutableBufferPointer<Int>.allocate(capacity: children.list.count)
+        var byZCount = 0
         for i in 0..<count {
             let range = children.start[i + 1] ..< children.start[i + 2]
             planes[i].childStart = range.lowerBound
@@ -419,28 +527,33 @@ public struct PresentationTree: Sendable {
                 let byZ = list.reversed().enumerated()
                     .sorted { (planes[$0.element].zPosition, -$0.offset) > (planes[$1.element].zPosition, -$1.offset) }
                     .map(\.element)
-                childListByZ += byZ.reversed()
+                for k in byZ.reversed() { childListByZ[byZCount] = k; byZCount += 1 }
             } else {
-                childListByZ += list
+                for k in list { childListByZ[byZCount] = k; byZCount += 1 }
             }
         }
         let members = Self.grouped(count, groups: count) { planes[$0].isTransformLayer ? nil : planes[$0].owner }
         // Usually every member receives touches, and the hit members are the members: grouped again only otherwise.
-        let everyMemberReceives = (0..<count).allSatisfy { planes[$0].isTransformLayer || nodes[$0].receivesInContext }
+        let everyMemberReceives = (0..<count).allSatisfy { planes[$0].isTransformLayer || rows[$0].receivesInContext }
         let hitMembers = everyMemberReceives ? members : Self.grouped(count, groups: count) {
-            planes[$0].isTransformLayer || !nodes[$0].receivesInContext ? nil : planes[$0].owner
+            planes[$0].isTransformLayer || !rows[$0].receivesInContext ? nil : planes[$0].owner
         }
         let faceAboveRoot = planes[0].isFacePlane ? nil : root.superlayer?.facePlane
-        storage = Storage(layers: layers, nodes: nodes, planes: planes, outlinePoints: outlinePoints,
-                          childList: children.list, childListByZ: childListByZ, members: (members.list, members.start),
-                          hitMembers: (hitMembers.list, hitMembers.start), faceAboveRoot: faceAboveRoot)
+        storage = Storage(count: count, columns: columns, extras: extras, outlinePoints: outlinePoints,
+                          childList: children.list, childListByZ: childListByZ, members: members, hitMembers: hitMembers,
+                          faceAboveRoot: faceAboveRoot)
     }
+
+    /// A grouping of node numbers (`grouped`): group `g` holds `list[start[g + 1] ..< start[g + 2]]`.
+    typealias Grouped = (list: UnsafeMutableBufferPointer<Int>, start: UnsafeMutableBufferPointer<Int>)
 
     /// The values `0 ..< count` by `group(value)` (−1 ..< `groups`; `nil`: left out), stably grouped (a counting
     /// sort): group `g` holds `list[start[g + 1] ..< start[g + 2]]`, in increasing order. (`group` is asked twice
-    /// per value rather than a `(group, value)` array of every node made first and walked twice.)
-    private static func grouped(_ count: Int, groups: Int, _ group: (Int) -> Int?) -> (list: [Int], start: [Int]) {
-        var start = [Int](repeating: 0, count: groups + 2)
+    /// per value rather than a `(group, value)` array of every node made first and walked twice.) In buffers the
+    /// caller frees or hands to the storage (arrays were made, then copied into the storage's buffers).
+    private static func grouped(_ count: Int, groups: Int, _ group: (Int) -> Int?) -> Grouped {
+        let start = UnsafeMutableBufferPointer<Int>.allocate(capacity: groups + 2)
+        start.initialize(repeating: 0)
         var total = 0
         for value in 0..<count {
             guard let g = group(value) else { continue }
@@ -448,8 +561,10 @@ public struct PresentationTree: Sendable {
             total += 1
         }
         for g in 0 ..< groups + 1 { start[g + 1] += start[g] }
-        var next = start
-        var list = [Int](repeating: 0, count: total)
+        let next = UnsafeMutableBufferPointer<Int>.allocate(capacity: groups + 2)
+        defer { next.deallocate() }
+        _ = next.initialize(fromContentsOf: start)
+        let list = UnsafeMutableBufferPointer<Int>.allocate(capacity: total)
         for value in 0..<count {
             guard let g = group(value) else { continue }
             list[next[g + 1]] = value
@@ -470,22 +585,84 @@ public struct PresentationTree: Sendable {
 
 extension PresentationTree {
     /// The number of nodes (layers, transform layers included).
-    public var count: Int { storage.nodes.count }
+    public var count: Int { storage.layers.count }
 
-    /// Node `i`'s drawing properties: a copy of the node (most of a kilobyte, with its references).
-    public subscript(i: Int) -> Node { storage.nodes[i] }
-
-    /// `self[i].kind`, read in place: a walk over every node that asks one field copies no node.
-    public func kind(of i: Int) -> Kind { storage.nodes[i].kind }
-
-    /// Hands `body` the nodes in place, indexed as `self[i]`: a walk that reads several fields of many nodes copies
-    /// none of them (`self[i]` copies a whole node). The buffer is only valid during `body`.
-    public func withNodes(_ body: (UnsafeBufferPointer<Node>) throws -> Void) rethrows {
-        try storage.nodes.withUnsafeBufferPointer(body)
+    /// Node `i`'s drawing properties, made from the tree's rows (most of a kilobyte, with its references): a walk
+    /// that reads one field of many nodes asks for it alone (`kind(of:)`, `parent(of:)` …).
+    public subscript(i: Int) -> Node {
+        let s = storage, plane = s.planes[i], row = s.rows[i]
+        let extra: Extra? = row.extra >= 0 ? s.extras[row.extra] : nil
+        return Node(
+            name: s.names[i], kind: row.kind, geometry: s.geometries[i], backgroundColor: row.backgroundColor,
+            contents: extra?.contents, contentsGravity: extra?.contentsGravity ?? .resize,
+            contentsScale: extra?.contentsScale ?? Extra.defaultScale, borderWidth: row.borderWidth, borderColor: row.borderColor,
+            cornerRadius: row.cornerRadius, opacity: plane.opacity, masksToBounds: plane.masksToBounds,
+            isDoubleSided: plane.isDoubleSided, isHidden: plane.isHidden, allowsHitTesting: plane.allowsHitTesting,
+            lighting: extra?.lighting, text: extra?.text, outline: extra?.outline, parent: row.parent, level: row.level,
+            objectTransform: s.objectTransforms[i], isDrawableInContext: row.isDrawableInContext,
+            receivesInContext: row.receivesInContext, isLit: row.isLit)
     }
 
+    /// `self[i].kind`, read in place: a walk over every node that asks one field copies no node.
+    public func kind(of i: Int) -> Kind { storage.rows[i].kind }
+
+    /// `self[i].parent`, read in place.
+    public func parent(of i: Int) -> Int { storage.rows[i].parent }
+
+    /// `self[i].level`, read in place.
+    public func level(of i: Int) -> Int { storage.rows[i].level }
+
+    /// `self[i].name`, read in place.
+    public func name(of i: Int) -> String? { storage.names[i] }
+
+    /// `self[i].text`, read in place.
+    public func text(of i: Int) -> TextStyle? { extra(of: i)?.text }
+
+    /// `self[i].geometry`, read in place.
+    public func geometry(of i: Int) -> LayerGeometry { storage.geometries[i] }
+
+    /// `self[i].objectTransform`, read in place.
+    public func objectTransform(of i: Int) -> Transform3D { storage.objectTransforms[i] }
+
     /// `self[i].lighting`, read in place.
-    public func lighting(of i: Int) -> (any FaceShader)? { storage.nodes[i].lighting }
+    public func lighting(of i: Int) -> (any FaceShader)? {
+        let row = storage.rows[i]
+        return row.isLit ? storage.extras[row.extra].lighting : nil
+    }
+
+    /// Node `i`'s `Extra`, if it has one.
+    func extra(of i: Int) -> Extra? {
+        let e = storage.rows[i].extra
+        return e >= 0 ? storage.extras[e] : nil
+    }
+
+    /// The rows and columns in place, for a walk over many nodes that reads several fields of each (a render):
+    /// indexed as `self[i]`, valid during `body` (the tree is kept alive until it returns).
+    package func withRows<R>(_ body: (Rows) throws -> R) rethrows -> R {
+        let s = storage
+        return try withExtendedLifetime(s) {
+            try body(Rows(planes: s.planes.baseAddress!, rows: s.rows.baseAddress!, geometries: s.geometries.baseAddress!,
+                          objectTransforms: s.objectTransforms.baseAddress!, names: s.names.baseAddress!,
+                          extras: s.extras.baseAddress))
+        }
+    }
+
+    /// `withRows`' view: pointers to node 0 of each table (a field is read where it lies, no row copied). Plain
+    /// pointers, so handing the view to a function retains nothing.
+    package struct Rows {
+        package let planes: UnsafePointer<Plane>
+        package let rows: UnsafePointer<Row>
+        package let geometries: UnsafePointer<LayerGeometry>
+        package let objectTransforms: UnsafePointer<Transform3D>
+        package let names: UnsafePointer<String?>
+        /// By `Row.extra` (`nil` when no node has one).
+        package let extras: UnsafePointer<Extra>?
+
+        /// Node `i`'s lighting (`nil` unless `rows[i].isLit`).
+        package func lighting(_ i: Int) -> (any FaceShader)? {
+            rows[i].isLit ? extras![rows[i].extra].lighting : nil
+        }
+    }
 
     /// The layer node `i` was frozen from: an identity to hand back, not a source of current values.
     public func layer(_ i: Int) -> Layer { storage.layers[i] }
@@ -509,8 +686,8 @@ extension PresentationTree {
     /// The transform layers between node `i` and its context, outermost first.
     public func transformLayers(of i: Int) -> [Int] {
         var chain: [Int] = []
-        var p = storage.nodes[i].parent
-        while p >= 0, storage.planes[p].isTransformLayer { chain.append(p); p = storage.nodes[p].parent }
+        var p = storage.rows[i].parent
+        while p >= 0, storage.planes[p].isTransformLayer { chain.append(p); p = storage.rows[p].parent }
         return chain.reversed()
     }
 
@@ -529,7 +706,7 @@ extension PresentationTree {
         let range = storage.memberStart[c + 1] ..< storage.memberStart[c + 2]
         // Most nodes (a solid's faces) have no members: no array is made for them.
         guard !range.isEmpty else { return [] }
-        return storage.memberList[range].filter { storage.nodes[$0].isDrawableInContext }
+        return storage.memberList[range].filter { storage.rows[$0].isDrawableInContext }
     }
 
     /// Per node, whether a render reaches it: it and every ancestor in the tree are drawable.
@@ -538,7 +715,7 @@ extension PresentationTree {
         // Pre-order: a node's context comes before it.
         for i in 0..<count {
             let c = storage.planes[i].owner
-            rendered[i] = storage.nodes[i].isDrawableInContext && (c < 0 || rendered[c])
+            rendered[i] = storage.rows[i].isDrawableInContext && (c < 0 || rendered[c])
         }
         return rendered
     }
@@ -550,13 +727,13 @@ extension PresentationTree {
 
     /// What `faceTransforms(of:)` takes from context `c` (−1: the root's placement space), for all its members.
     public func faceTransformsContext(of c: Int) -> FaceTransforms.Context {
-        FaceTransforms.Context(c < 0 ? LayerGeometry() : storage.nodes[c].geometry,
+        FaceTransforms.Context(c < 0 ? LayerGeometry() : storage.geometries[c],
                                contentFlipped: c >= 0 && storage.planes[c].contentFlipped)
     }
 
     /// `faceTransforms(of:)` with its context's part worked out beforehand (`faceTransformsContext(of:)`).
     public func faceTransforms(of i: Int, in context: FaceTransforms.Context) -> FaceTransforms {
-        context.transforms(projected: storage.planes[i].toOwner, object: storage.nodes[i].objectTransform)
+        context.transforms(projected: storage.planes[i].toOwner, object: storage.objectTransforms[i])
     }
 
     /// Node `i` is drawn as a face of its context: a sublayer of a transform layer, or placed by a non-affine

@@ -70,7 +70,7 @@ public struct HitMap: Sendable {
             let n = Int(node)
             number[n] = Int32(names.count)
             names.append(name(tree.layer(n)))
-            if tree[n].parent < 0 {
+            if tree.parent(of: n) < 0 {
                 colors.append(Color(white: 0.85))
             } else {
                 colors.append(Self.color(hues))

@@ -78,41 +78,49 @@ public final class RenderNode: Sendable {
     /// The text a text layer draws, with its style; `nil` for other layers.
     public var text: TextStyle? { content?.text }
 
-    /// The painting properties of the node at `node` (read where it lies: the node is not copied), with its
-    /// sublayer scene and, as a member of its context's scene, its `transform`, `inheritedOpacity` and `shade`.
-    init(_ node: UnsafePointer<PresentationTree.Node>, members: [RenderMember], transform: Transform3D,
+    /// The painting properties of node `i`, read from the presentation tree's rows where they lie (no node is
+    /// made), with its sublayer scene and, as a member of its context's scene, its `transform`, `inheritedOpacity`
+    /// and `shade`.
+    init(_ nodes: PresentationTree.Rows, _ i: Int, members: [RenderMember], transform: Transform3D,
          inheritedOpacity: Double, shade: FaceShade?) throws {
-        // (`pointee` is an addressor: each field below is read in place.)
-        let bounds = node.pointee.geometry.bounds.standardized, masksToBounds = node.pointee.masksToBounds
+        // (`pointee`/subscripts of the pointers are addressors: each field below is read in place.)
+        let plane = nodes.planes + i, row = nodes.rows + i
+        let bounds = nodes.geometries[i].bounds.standardized, masksToBounds = plane.pointee.masksToBounds
         let b = PlaneRect(minX: Double(bounds.minX), minY: Double(bounds.minY),
                           maxX: Double(bounds.maxX), maxY: Double(bounds.maxY))
-        // The image and the text first (the glyphs may throw: before any field is stored, so no error path has
-        // fields to destroy), and only read out of the node for a layer that has them or places them its own way.
-        // (A node has a text exactly when it is a text layer's: its kind is tested, as `text == nil` copied the
-        // optional text style out of the node.)
-        let content: Content?
-        if node.pointee.contents == nil, node.pointee.kind != .text, node.pointee.contentsGravity == .resize,
-           Self.usable(contentsScale: node.pointee.contentsScale) == 1 {
-            content = nil
+        // The image, the text and the outline first (the glyphs may throw: before any field is stored, so no error
+        // path has fields to destroy), only for a node with an `Extra` (no image, text, outline or lighting, and
+        // contents placed by default without one).
+        let content: Content?, outline: [CGPoint]?
+        // (The index is tested here, in place: most nodes have no extra, and no optional one is made for them.)
+        if row.pointee.extra >= 0, let extras = nodes.extras {
+            let extra = extras + row.pointee.extra
+            outline = extra.pointee.outline
+            if extra.pointee.contents == nil, row.pointee.kind != .text, extra.pointee.contentsGravity == .resize,
+               Self.usable(contentsScale: extra.pointee.contentsScale) == 1 {
+                content = nil
+            } else {
+                let text = extra.pointee.text
+                content = Content(contents: extra.pointee.contents, contentsGravity: extra.pointee.contentsGravity,
+                                  contentsScale: Self.usable(contentsScale: extra.pointee.contentsScale), text: text,
+                                  textRings: try text.map { try Outlines.text($0, in: b) } ?? [])
+            }
         } else {
-            let text = node.pointee.text
-            content = Content(contents: node.pointee.contents, contentsGravity: node.pointee.contentsGravity,
-                              contentsScale: Self.usable(contentsScale: node.pointee.contentsScale), text: text,
-                              textRings: try text.map { try Outlines.text($0, in: b) } ?? [])
+            content = nil; outline = nil
         }
         self.content = content
-        shape = node.pointee.outline.flatMap { $0.count >= 3 && $0.allSatisfy { $0.x.isFinite && $0.y.isFinite } ? $0 : nil }
+        shape = outline.flatMap { $0.count >= 3 && $0.allSatisfy { $0.x.isFinite && $0.y.isFinite } ? $0 : nil }
         self.members = members
-        name = node.pointee.name
+        name = nodes.names[i]
         self.bounds = bounds
-        backgroundColor = node.pointee.backgroundColor.map(\.clamped)
-        borderWidth = max(0, node.pointee.borderWidth)
-        borderColor = node.pointee.borderColor.clamped
-        cornerRadius = max(0, node.pointee.cornerRadius)
-        opacity = min(max(node.pointee.opacity, 0), 1)
+        backgroundColor = row.pointee.backgroundColor.map(\.clamped)
+        borderWidth = max(0, row.pointee.borderWidth)
+        borderColor = row.pointee.borderColor.clamped
+        cornerRadius = max(0, row.pointee.cornerRadius)
+        opacity = min(max(plane.pointee.opacity, 0), 1)
         self.masksToBounds = masksToBounds
-        isDoubleSided = node.pointee.isDoubleSided
-        zPosition = node.pointee.geometry.zPosition
+        isDoubleSided = plane.pointee.isDoubleSided
+        zPosition = plane.pointee.zPosition
         self.transform = transform
         self.inheritedOpacity = inheritedOpacity
         self.shade = shade

@@ -34,11 +34,8 @@ public struct RenderTree: Sendable {
         let rendered = tree.renderedNodes
         guard rendered.first == true else { members = []; return }
         var members: [RenderMember] = []
-        // The nodes are read in place: a `RenderNode` takes the fields painting reads, not a copy of the node.
-        try tree.withNodes { buffer in
-            // Through a pointer: `pointee` is an address, so a field is read where it lies (a buffer's subscript
-            // would copy the whole node, or the lighting existential, on the way).
-            guard let nodes = buffer.baseAddress else { return }
+        // The nodes' rows are read in place: a `RenderNode` takes the fields painting reads, no node is made.
+        try tree.withRows { nodes in
             // Reverse pre-order: every node's members are built before the node itself.
             var built = [RenderNode?](repeating: nil, count: tree.count)
             func scene(of c: Int) -> [RenderMember] {
@@ -50,9 +47,11 @@ public struct RenderTree: Sendable {
                 // The transform layer the previous member sits in (−1: none) and its solid number.
                 var solidLayer = -1, solid = 0
                 for (order, m) in drawable.enumerated() {
-                    guard let node = built[m] else { continue }
+                    // Taken, not copied: a node is the member of exactly one scene, so its slot is read once (a copy was
+                    // retained here and released again when the table was freed).
+                    guard let node = built[m].take() else { continue }
                     // A member whose superlayer is not its context (`c`) sits in a transform layer.
-                    let parent = nodes[m].parent, inSolid = parent >= 0 && parent != c
+                    let parent = nodes.rows[m].parent, inSolid = parent >= 0 && parent != c
                     if !inSolid || parent != solidLayer { solid = scene.count }
                     solidLayer = inSolid ? parent : -1
                     scene.append(RenderMember(node: node, treeIndex: order, solid: solid))
@@ -70,16 +69,16 @@ public struct RenderTree: Sendable {
             // Node `i`'s shade as a member of its context's scene (drawn through `transform`), with the node's bounds
             // as frozen.
             func shade(of i: Int, transform: Transform3D) -> FaceShade? {
-                let c = tree.context(of: i)
+                let c = nodes.planes[i].owner
                 guard c >= 0 else { return nil }
                 if c != shaderContext {
                     shaderContext = c
                     lightingShading = nil; shader = nil
-                    if nodes[c].isLit {
-                        if let lighting = nodes[c].lighting as? Lighting {
+                    if nodes.rows[c].isLit {
+                        if let lighting = nodes.lighting(c) as? Lighting {
                             lightingShading = Lighting.MemberShading(lighting)
                         } else {
-                            shader = nodes[c].lighting
+                            shader = nodes.lighting(c)
                         }
                     }
                 }
@@ -90,26 +89,26 @@ public struct RenderTree: Sendable {
                 }
                 // (The context is read in the call: bound to a local, its three 4×4 matrices were copied per member.)
                 if lightingShading != nil {
-                    return lightingShading?.shade(projected: transform, object: nodes[i].objectTransform,
-                                                  in: space[contextSlot[c]], bounds: nodes[i].geometry.bounds)
+                    return lightingShading?.shade(projected: transform, object: nodes.objectTransforms[i],
+                                                  in: space[contextSlot[c]], bounds: nodes.geometries[i].bounds)
                 }
-                return shader?.shade(tree.faceTransforms(of: i, in: space[contextSlot[c]]), bounds: nodes[i].geometry.bounds)
+                return shader?.shade(tree.faceTransforms(of: i, in: space[contextSlot[c]]), bounds: nodes.geometries[i].bounds)
             }
             for i in stride(from: tree.count - 1, through: 0, by: -1) where rendered[i] {
-                guard nodes[i].kind != .transformLayer else { continue }
+                guard nodes.rows[i].kind != .transformLayer else { continue }
                 // (The flag is read in place; the cast copies the existential, so only a lit node pays it.)
-                if nodes[i].isLit, let lighting = nodes[i].lighting as? Lighting {
+                if nodes.rows[i].isLit, let lighting = nodes.lighting(i) as? Lighting {
                     do throws(LightingError) { try lighting.validate() } catch {
-                        throw RenderError.invalidLighting(layer: nodes[i].name.map { "layer \"\($0)\"" } ?? "layer \(i)",
+                        throw RenderError.invalidLighting(layer: nodes.names[i].map { "layer \"\($0)\"" } ?? "layer \(i)",
                                                           reason: error)
                     }
                 }
                 // The node's member data is its own: it is the member of exactly one scene, its context's. (Its
                 // context's lighting is validated on the context's turn, after this: a `Lighting` that fails
                 // `validate()` shades nothing, and the render throws then.)
-                let transform = tree.transform(of: i)
-                built[i] = try RenderNode(nodes + i, members: scene(of: i), transform: transform,
-                                          inheritedOpacity: tree.inheritedOpacity(of: i),
+                let transform = nodes.planes[i].toOwner
+                built[i] = try RenderNode(nodes, i, members: scene(of: i), transform: transform,
+                                          inheritedOpacity: nodes.planes[i].inheritedOpacity,
                                           shade: shade(of: i, transform: transform))
             }
             members = scene(of: -1)

@@ -95,7 +95,9 @@ public struct RenderLimits: Hashable, Sendable {
             guard count <= maxLayers, depth <= maxDepth else { return false }
             for layer in list {
                 if let text = layer as? TextLayer, text.string.utf8.count > maxTextBytes { return false }
-                if !layer.sublayers.isEmpty { pending.append((layer.sublayers, depth + 1)) }
+                // (Read once: `sublayers` is a getter in another module, and each read retains the list.)
+                let sublayers = layer.sublayers
+                if !sublayers.isEmpty { pending.append((sublayers, depth + 1)) }
             }
         }
         return true
@@ -107,9 +109,9 @@ public struct RenderLimits: Hashable, Sendable {
         for (i, rendered) in tree.renderedNodes.enumerated() where rendered {
             count += 1
             guard count <= maxLayers else { throw .limitExceeded(limit: .maxLayers, value: count, maximum: maxLayers) }
-            let node = tree[i]
-            guard node.level <= maxDepth else { throw .limitExceeded(limit: .maxDepth, value: node.level, maximum: maxDepth) }
-            if let text = node.text, text.string.utf8.count > maxTextBytes {
+            let level = tree.level(of: i)
+            guard level <= maxDepth else { throw .limitExceeded(limit: .maxDepth, value: level, maximum: maxDepth) }
+            if tree.kind(of: i) == .text, let text = tree.text(of: i), text.string.utf8.count > maxTextBytes {
                 throw .limitExceeded(limit: .maxTextBytes, value: text.string.utf8.count, maximum: maxTextBytes)
             }
         }
