@@ -47,6 +47,8 @@ struct PlaneChainTests {
     func fastPathIsTheGeneralPath() {
         var g = SplitMix(20)
         var whole = 0, cut = 0
+        // A scratch ring reused throughout: it holds the previous ring (fewer points, more, or as many) when written.
+        var scratch: Ring = []
         for _ in 0..<400 {
             let chain = Self.chain(&g)
             for _ in 0..<10 {
@@ -58,6 +60,10 @@ struct PlaneChainTests {
                 let after = chain.mapThroughClips(r, first: h)
                 #expect(Self.bits(chain.map(r, after: h)) == Self.bits(after))
                 #expect(Self.bits(chain.prepending(h).map(r)) == Self.bits(after))
+                chain.map(r, into: &scratch)
+                #expect(Self.bits(scratch) == Self.bits(general))
+                chain.map(r, after: h, into: &scratch)
+                #expect(Self.bits(scratch) == Self.bits(after))
                 if after.count == r.count { whole += 1 } else { cut += 1 }
             }
         }
@@ -78,9 +84,32 @@ struct PlaneChainTests {
             let x = g.next(-300, 300), y = g.next(-300, 300)
             let rect = PlaneRect(minX: x, minY: y, maxX: x + g.next(1, 400), maxY: y + g.next(1, 400))
             let h = k % 8 == 0 ? Homography.identity : Self.perspectiveLevel(&g, distance: g.next(400, 2000))
-            var out: Ring = [PlanePoint(1, 2)]
+            // Into a ring that holds a former ring's points (as many as a face's, or fewer, or more).
+            var out: Ring = Array(repeating: PlanePoint(1, 2), count: k % 7)
             chain.map(corners: rect, after: h, into: &out)
             #expect(Self.bits(out) == Self.bits(chain.map(rect.corners, after: h)))
         }
+    }
+
+    @Test("a point mapped inline is Homography.apply's point level by level, to the bit, and nil where it is")
+    func pointsAreTheHomographiesPoints() {
+        var g = SplitMix(22)
+        var mapped = 0, behind = 0
+        for k in 0..<400 {
+            var chain = Self.chain(&g)
+            if k % 3 == 0 { chain = chain.prepending(Self.perspectiveLevel(&g, distance: g.next(100, 2000))) }
+            for _ in 0..<25 {
+                // Near points stay in front of the eye; far ones reach behind it; now and then a coordinate that is not
+                // finite or one past any level's reach.
+                let scale = g.next(0, 1) < 0.6 ? 200 : 1e5
+                var p = PlanePoint(g.next(-scale, scale), g.next(-scale, scale))
+                if g.next(0, 1) < 0.02 { p = PlanePoint(k % 2 == 0 ? .infinity : .nan, p.y) }
+                if g.next(0, 1) < 0.02 { p = PlanePoint(p.x, 1e300) }
+                let fast = chain.map(point: p), general = chain.mapThroughHomographies(point: p)
+                #expect(fast.map { Self.bits([$0]) } == general.map { Self.bits([$0]) })
+                if general == nil { behind += 1 } else { mapped += 1 }
+            }
+        }
+        #expect(mapped > 3000 && behind > 300)
     }
 }

@@ -100,7 +100,12 @@ struct PlaneChain: Sendable {
     /// `map(_:)`'s ring in `out` (its former points removed, its capacity kept): a scratch ring reused from one
     /// fragment to the next.
     func map(_ ring: Ring, into out: inout Ring) {
-        ring.withUnsafeBufferPointer { map($0, first: nil, affine: affine, into: &out) }
+        ring.withUnsafeBufferPointer { map($0, into: &out) }
+    }
+
+    /// `map(_:into:)` for a ring's points in place (on the stack, say).
+    func map(_ ring: UnsafeBufferPointer<PlanePoint>, into out: inout Ring) {
+        map(ring, first: nil, affine: affine, into: &out)
     }
 
     /// `prepending(h).map(ring)` (the same arithmetic, the same ring) without making the prepended chain: a face's
@@ -138,8 +143,7 @@ struct PlaneChain: Sendable {
     /// The ring through `first` (when given), then `levels`, into `out` (emptied first); `affine` is the product of
     /// those levels when affine.
     private func map(_ ring: UnsafeBufferPointer<PlanePoint>, first: Homography?, affine: Matrix3?, into out: inout Ring) {
-        // (`removeAll` costs a call even on an empty array.)
-        if !out.isEmpty { out.removeAll(keepingCapacity: true) }
+        out.empty()
         if let m = affine {
             out.reserveCapacity(ring.count)
             var inside = true
@@ -224,8 +228,25 @@ struct PlaneChain: Sendable {
         return p.w >= 0 && p.isFinite
     }
 
-    /// One point, or `nil` when it lies behind the eye at some level.
+    /// One point, or `nil` when it lies behind the eye at some level: `Homography.apply` level by level (the test
+    /// compares the two), its arithmetic inline and without `CGPoint`s — a scene's seals map two points each.
     func map(point p: PlanePoint) -> PlanePoint? {
+        var x = p.x, y = p.y
+        for h in levels {
+            let m = h.matrix
+            // `Matrix3.apply` of (x, y, 1): `1 · m31` is `m31`, to the bit.
+            let hx = x * m.m11 + y * m.m21 + m.m31, hy = x * m.m12 + y * m.m22 + m.m32, hw = x * m.m13 + y * m.m23 + m.m33
+            // `Homography.hasImage`: in front of the eye by more than rounding, and finite.
+            let ax = abs(hx), ay = abs(hy)
+            guard hw > 1e-12 * (ax > ay ? ax : ay), hw < .infinity, ax < .infinity, ay < .infinity else { return nil }
+            x = hx / hw
+            y = hy / hw
+        }
+        return PlanePoint(x, y)
+    }
+
+    /// `map(point:)` as `Homography.apply` gives it, through `CGPoint`s: what the inline form is tested against.
+    func mapThroughHomographies(point p: PlanePoint) -> PlanePoint? {
         var q = CGPoint(x: p.x, y: p.y)
         for h in levels {
             guard let r = h.apply(q) else { return nil }
@@ -251,5 +272,17 @@ struct PlaneChain: Sendable {
                              y: p.x * m.m12 + p.y * m.m22 + p.w * m.m32,
                              w: p.x * m.m13 + p.y * m.m23 + p.w * m.m33).normalized
         }.inFrontOfEye
+    }
+}
+
+extension Array where Element == PlanePoint {
+    /// `removeAll(keepingCapacity: true)`, cheaper for a ring of a face's few points: that call (≈ 85 instructions,
+    /// even on an empty array) costs more than taking four points off the end. A scratch ring is emptied so per face.
+    mutating func empty() {
+        if count > 4 {
+            removeAll(keepingCapacity: true)
+        } else {
+            while !isEmpty { removeLast() }
+        }
     }
 }

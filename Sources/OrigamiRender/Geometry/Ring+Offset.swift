@@ -71,19 +71,81 @@ struct EdgeSeal {
     let under: Ring
 }
 
-/// The scratch `Ring.extended(along:by:tolerance:appendingTo:scratch:)` clips each edge's strips in, kept from one
-/// face to the next (a painter extends thousands of faces per paint).
-struct SealScratch {
-    /// The strip being clipped and its spare, the pieces' far corners one after another, and the pieces.
-    fileprivate var strip: Ring, spare: Ring, far: Ring
-    fileprivate var pieces: [(from: Double, to: Double, far: Range<Int>)]
+/// A seal whose later polygon is the `under`-th of a `SealPolygons`: `EdgeSeal` without an array of its own.
+struct PooledSeal {
+    let segment: PlaneSegment
+    let under: Int
+    /// The segment's length and direction as `PlaneSegment.isRunAlong` works them out: once per seal, not once per
+    /// edge of the face it is tested against.
+    private let l: Double, ux: Double, uy: Double
 
-    init() {
-        strip = []; spare = []; far = []; pieces = []
-        // A strip clipped by a convex `under` keeps at most 4 + one point per cut: ample for a face's seals.
-        strip.reserveCapacity(16); spare.reserveCapacity(16); far.reserveCapacity(16); pieces.reserveCapacity(4)
+    init(segment: PlaneSegment, under: Int) {
+        self.segment = segment
+        self.under = under
+        let dx = segment.b.x - segment.a.x, dy = segment.b.y - segment.a.y
+        l = hypot(dx, dy)
+        ux = dx / l
+        uy = dy / l
     }
 
+    /// `segment.isRunAlong(from: p, to: q, tolerance: tol)`, the same arithmetic (the tests compare the two).
+    func isRunAlong(from p: PlanePoint, to q: PlanePoint, tolerance tol: Double) -> Bool {
+        guard l > tol else { return false }
+        let a = segment.a
+        func offLine(_ r: PlanePoint) -> Double { abs((r.x - a.x) * uy - (r.y - a.y) * ux) }
+        func along(_ r: PlanePoint) -> Double { (r.x - a.x) * ux + (r.y - a.y) * uy }
+        guard offLine(p) <= tol, offLine(q) <= tol else { return false }
+        let tp = along(p), tq = along(q)
+        return Swift.min(l, Swift.max(tp, tq)) - Swift.max(0, Swift.min(tp, tq)) > tol
+    }
+}
+
+/// The later fragments' convex polygons a scene's faces are extended under, on the device, one after another in one
+/// pool, each with the side its interior is on: worked out once per polygon, not once per strip under it (a big
+/// solid's cap is under thousands of strips), and held without an array each.
+struct SealPolygons {
+    /// Every polygon's points.
+    private(set) var points: Ring = []
+    /// Per polygon: its points, `points[start ..< start + count]`, and `inside`, the sign of its area (+1 or -1), or
+    /// 0 when it has fewer than 3 points or its area is 0 or not finite (nothing of a strip is kept under it: the
+    /// general path's `strip` tests each `under` so).
+    private(set) var polygons: [(start: Int, count: Int, inside: Double)] = []
+
+    /// Adds `ring` as the next polygon.
+    mutating func append(_ ring: Ring) {
+        let start = points.count, n = ring.count
+        // (Point by point: `append(contentsOf:)` costs more than a face's few points.)
+        for r in ring { points.append(r) }
+        // The general path's `strip`'s area, in its order.
+        var area = 0.0
+        for i in 0 ..< n { let a = ring[i], b = ring[i + 1 < n ? i + 1 : 0]; area += a.x * b.y - b.x * a.y }
+        polygons.append((start, n, n < 3 || area == 0 || !area.isFinite ? 0 : area > 0 ? 1 : -1))
+    }
+
+    /// The number of polygons.
+    var count: Int { polygons.count }
+
+    /// The `k`-th polygon as a ring of its own (`EdgeSeal.under`, for the general path).
+    func ring(_ k: Int) -> Ring {
+        let p = polygons[k]
+        return Array(points[p.start ..< p.start + p.count])
+    }
+}
+
+/// What `Ring.extended(along:under:by:tolerance:appendingTo:scratch:)` works in, kept from one face to the next (a
+/// painter extends thousands of faces per paint).
+struct SealScratch {
+    /// The strip being clipped and its spare: buffers of a fixed size, written through pointers.
+    fileprivate var a: Ring, b: Ring
+    /// Several pieces along one edge: each one's start along the edge and its points in the output, and a copy of
+    /// those points while they are put in order.
+    fileprivate var pieces: [(from: Double, block: Range<Int>)] = [], blocks: Ring = []
+
+    init() {
+        // A strip clipped by a convex polygon keeps at most 4 + one point per cut: ample for a face's seals.
+        a = Ring(repeating: PlanePoint(0, 0), count: 32)
+        b = Ring(repeating: PlanePoint(0, 0), count: 32)
+    }
 }
 
 extension Array where Element == PlanePoint {
@@ -93,59 +155,247 @@ extension Array where Element == PlanePoint {
     /// antialiased seam between the face and its extension) whose outline beyond the edge follows the later
     /// faces' own edges, never poking out of the pair. Along stretches of the edge no seal's polygon covers (a
     /// fragment of the other face painted earlier), the ring stays on the edge.
+    ///
+    /// The general path, on arrays (`drawNode`'s sealed faces); a scene's plain faces take
+    /// `extended(along:under:by:tolerance:appendingTo:scratch:)`, the same points (tests compare the two).
     func extended(along seals: [EdgeSeal], by distance: Double, tolerance: Double) -> Ring {
         guard count >= 3, !seals.isEmpty, distance > 0 else { return self }
         var out: Ring = []
         out.reserveCapacity(count + 6 * seals.count)
-        var scratch = SealScratch()
-        extended(along: seals, by: distance, tolerance: tolerance, appendingTo: &out, scratch: &scratch)
-        return out
-    }
-
-    /// `extended(along:by:tolerance:)`'s ring appended to `out` (a pool of many faces' rings), with `scratch` reused
-    /// from one face to the next: the same points, without the ring's and the scratch's arrays per face.
-    func extended(along seals: [EdgeSeal], by distance: Double, tolerance: Double, appendingTo out: inout Ring,
-                  scratch: inout SealScratch) {
-        guard count >= 3, !seals.isEmpty, distance > 0 else { out.append(contentsOf: self); return }
+        // The strip being clipped and its spare, the pieces' far corners one after another, and the pieces. (Each a
+        // variable of its own: `addPiece` captures them, and `strip` is handed three at once.)
+        var strip: Ring = [], spare: Ring = [], far: Ring = []
+        var pieces: [(from: Double, to: Double, far: Range<Int>)] = []
         var area = 0.0
         for i in indices { let a = self[i], b = self[(i + 1) % count]; area += a.x * b.y - b.x * a.y }
-        guard area != 0, area.isFinite else { out.append(contentsOf: self); return }
+        guard area != 0, area.isFinite else { out.append(contentsOf: self); return out }
         let sign: Double = area > 0 ? 1 : -1
         // A big solid's cap can carry thousands of seals along thousands of edges: ask a grid, not every seal.
-        let index = seals.count > SealGrid.linearLimit ? SealGrid(seals, tolerance: tolerance) : nil
-        // Scratch reused by every edge and strip (a face is extended once per paint, and this is its hot part).
+        let index = seals.count > SealGrid.linearLimit ? SealGrid(count: seals.count, tolerance: tolerance) { seals[$0].segment } : nil
         for i in indices {
             let p = self[i], q = self[(i + 1) % count]
             out.append(p)
-            // (Emptied only when used: `removeAll` costs a call even on an empty array, and most edges have no seal.
-            // `far` holds points only while `pieces` holds their pieces: `strip` takes back what it does not keep.)
-            if !scratch.pieces.isEmpty { scratch.pieces.removeAll(keepingCapacity: true); scratch.far.removeAll(keepingCapacity: true) }
+            if !pieces.isEmpty { pieces.removeAll(keepingCapacity: true); far.removeAll(keepingCapacity: true) }
             // Each later polygon's piece of the strip, from p to q: down to the edge between pieces, so a gap
             // between them stays exact.
             func addPiece(under: Ring) {
-                let start = scratch.far.count
+                let start = far.count
                 if let piece = Self.strip(from: p, to: q, outwardSign: sign, distance: distance, under: under,
-                                          strip: &scratch.strip, spare: &scratch.spare, far: &scratch.far) {
-                    scratch.pieces.append((piece.from, piece.to, start..<scratch.far.count))
+                                          strip: &strip, spare: &spare, far: &far) {
+                    pieces.append((piece.from, piece.to, start..<far.count))
                 }
             }
             if let index {
-                for seal in index.seals(runningAlong: p, q, in: seals, tolerance: tolerance) { addPiece(under: seal.under) }
+                for k in index.indices(runningAlong: p, q, tolerance: tolerance, segment: { seals[$0].segment }) {
+                    addPiece(under: seals[k].under)
+                }
             } else {
                 for seal in seals where seal.segment.isRunAlong(from: p, to: q, tolerance: tolerance) { addPiece(under: seal.under) }
             }
-            guard !scratch.pieces.isEmpty else { continue }
+            guard !pieces.isEmpty else { continue }
             // (A piece means the edge has a length: `strip` asks for it.)
             let dx = q.x - p.x, dy = q.y - p.y, l = hypot(dx, dy)
             let ux = dx / l, uy = dy / l
             func on(_ t: Double) -> PlanePoint { PlanePoint(p.x + ux * t, p.y + uy * t) }
-            if scratch.pieces.count > 1 { scratch.pieces.sort { $0.from < $1.from } }
-            for piece in scratch.pieces {
+            if pieces.count > 1 { pieces.sort { $0.from < $1.from } }
+            for piece in pieces {
                 out.append(on(piece.from))
-                out.append(contentsOf: scratch.far[piece.far])
+                out.append(contentsOf: far[piece.far])
                 out.append(on(piece.to))
             }
         }
+        return out
+    }
+
+    /// `extended(along:by:tolerance:)`'s ring, the same points, appended to `out` (a pool of many faces' rings) for
+    /// seals whose later polygons are in `polygons` (each mapped and its winding found once per scene, however many
+    /// strips reach under it), with `scratch` reused from one face to the next: no array per seal, ring or strip.
+    func extended(along seals: [PooledSeal], under polygons: SealPolygons, by distance: Double, tolerance: Double,
+                  appendingTo out: inout Ring, scratch: inout SealScratch) {
+        let n = count
+        guard n >= 3, !seals.isEmpty, distance > 0 else { out.append(contentsOf: self); return }
+        var area = 0.0
+        for i in 0 ..< n { let a = self[i], b = self[i + 1 < n ? i + 1 : 0]; area += a.x * b.y - b.x * a.y }
+        guard area != 0, area.isFinite else { out.append(contentsOf: self); return }
+        let sign: Double = area > 0 ? 1 : -1
+        // A big solid's cap can carry thousands of seals along thousands of edges: ask a grid, not every seal.
+        let index = seals.count > SealGrid.linearLimit
+            ? SealGrid(count: seals.count, tolerance: tolerance) { seals[$0].segment } : nil
+        for i in 0 ..< n {
+            let p = self[i], q = self[i + 1 < n ? i + 1 : 0]
+            out.append(p)
+            // Each later polygon's piece of the strip beyond p→q (from p to q; down to the edge between pieces, so a
+            // gap between them stays exact), written straight into `out` as a block: its start on the edge (set once
+            // the piece is known), its far corners, its end on the edge. The edge's frame, found on its first seal, is
+            // `strip`'s and the general path's (the same expressions).
+            var frame: EdgeFrame?
+            var blocks = 0, firstFrom = 0.0, blocksStart = out.count
+            // (A loop, not a local function: one capturing `out` and `scratch` had its accesses checked at run time.)
+            let along = index?.indices(runningAlong: p, q, tolerance: tolerance) { seals[$0].segment }
+            for j in 0 ..< (along?.count ?? seals.count) {
+                let seal: PooledSeal
+                if let along { seal = seals[along[j]] } else {
+                    seal = seals[j]
+                    guard seal.isRunAlong(from: p, to: q, tolerance: tolerance) else { continue }
+                }
+                if frame == nil { frame = EdgeFrame(p, q, outwardSign: sign) }
+                guard let f = frame, f.l > 0 else { continue }
+                let mark = out.count
+                out.append(p)
+                guard let piece = Self.strip(f, distance: distance, under: seal.under, of: polygons, scratch: &scratch,
+                                             far: &out) else {
+                    out.removeLast()
+                    continue
+                }
+                out[mark] = f.on(piece.from)
+                out.append(f.on(piece.to))
+                if blocks == 0 { firstFrom = piece.from; blocksStart = mark } else {
+                    if blocks == 1 {
+                        if !scratch.pieces.isEmpty { scratch.pieces.removeAll(keepingCapacity: true) }
+                        scratch.pieces.append((firstFrom, blocksStart ..< mark))
+                    }
+                    scratch.pieces.append((piece.from, mark ..< out.count))
+                }
+                blocks += 1
+            }
+            if blocks > 1 {
+                // Several pieces along one edge (a later face split into fragments): in order along it, as the general
+                // path sorts them (the same sort of the same keys: the same order).
+                scratch.pieces.sort { $0.from < $1.from }
+                scratch.blocks.removeAll(keepingCapacity: true)
+                scratch.blocks.append(contentsOf: out[blocksStart...])
+                out.removeSubrange(blocksStart...)
+                for piece in scratch.pieces {
+                    out.append(contentsOf: scratch.blocks[(piece.block.lowerBound - blocksStart) ..< (piece.block.upperBound - blocksStart)])
+                }
+            }
+        }
+    }
+
+    /// Edge p→q's direction, outward normal and length, as `strip` and the general path work them out.
+    private struct EdgeFrame {
+        let p: PlanePoint, q: PlanePoint, l: Double, ux: Double, uy: Double, nx: Double, ny: Double
+
+        init(_ p: PlanePoint, _ q: PlanePoint, outwardSign sign: Double) {
+            let dx = q.x - p.x, dy = q.y - p.y
+            self.p = p; self.q = q
+            l = hypot(dx, dy)
+            ux = dx / l; uy = dy / l; nx = sign * uy; ny = -sign * ux
+        }
+
+        /// The point `t` along the edge from p.
+        func on(_ t: Double) -> PlanePoint { PlanePoint(p.x + ux * t, p.y + uy * t) }
+        func along(_ r: PlanePoint) -> Double { (r.x - p.x) * ux + (r.y - p.y) * uy }
+        func off(_ r: PlanePoint) -> Double { (r.x - p.x) * nx + (r.y - p.y) * ny }
+    }
+
+    /// The general path's `strip(from:to:…)` for edge `f` (of a positive length) and the `under`-th of `polygons`:
+    /// the same clips of the same strip, in `scratch`'s two buffers through pointers (no array operation per point),
+    /// the far corners appended to `far` (left as it was when `nil`).
+    private static func strip(_ f: EdgeFrame, distance: Double, under: Int, of polygons: SealPolygons,
+                              scratch: inout SealScratch, far: inout Ring) -> (from: Double, to: Double)? {
+        let u = polygons.polygons[under]
+        guard u.inside != 0 else { return nil }
+        var clipped: Int?
+        while true {
+            // (The buffers hold a strip clipped by a convex polygon many times over; a degenerate one that outgrows
+            // them is clipped again from the start in bigger ones: the same arithmetic, the same points.)
+            let capacity = scratch.a.count
+            clipped = polygons.points.withUnsafeBufferPointer { pool in
+                scratch.a.withUnsafeMutableBufferPointer { a in
+                    scratch.b.withUnsafeMutableBufferPointer { b in
+                        Self.clipStrip(f, distance: distance, under: UnsafeBufferPointer(rebasing: pool[u.start ..< u.start + u.count]),
+                                       inside: u.inside, a.baseAddress!, b.baseAddress!, capacity: capacity)
+                    }
+                }
+            }
+            if clipped != nil { break }
+            scratch.a = Ring(repeating: PlanePoint(0, 0), count: 2 * capacity)
+            scratch.b = Ring(repeating: PlanePoint(0, 0), count: 2 * capacity)
+        }
+        // The clipped strip is in `a` (`clipped` ≥ 0 points) or in `b` (`~clipped`).
+        let inA = clipped! >= 0, count = inA ? clipped! : ~clipped!
+        guard count >= 3 else { return nil }
+        return (inA ? scratch.a : scratch.b).withUnsafeBufferPointer { strip in
+            // The strip is convex with its base on the edge's line, so its far side is monotone along the edge. The
+            // far corners in order along the edge: a stable insertion sort, the order `sorted` gives.
+            let start = far.count
+            var from = 0.0, to = 0.0, hasBase = false
+            for r in strip[0 ..< count] {
+                if f.off(r) > 1e-6 {
+                    var j = far.count
+                    far.append(r)
+                    while j > start, f.along(r) < f.along(far[j - 1]) { far[j] = far[j - 1]; j -= 1 }
+                    far[j] = r
+                } else {
+                    // `min()` and `max()` of the base's distances: the first of equal ones kept.
+                    let t = f.along(r)
+                    if !hasBase { from = t; to = t; hasBase = true } else {
+                        if t < from { from = t }
+                        if t > to { to = t }
+                    }
+                }
+            }
+            guard far.count > start, hasBase, to > from else {
+                if far.count > start { far.removeSubrange(start...) }
+                return nil
+            }
+            return (Swift.max(0, from), Swift.min(f.l, to))
+        }
+    }
+
+    /// The strip `distance` wide beyond edge `f`, clipped to the edges of `under` (whose interior is on the side
+    /// `inside`) as the general path's `strip` clips it — `clipPolygon`'s steps, the same side and intersection
+    /// arithmetic —, from `a` into `b` and back (`capacity` points each). Returns how many points are left, `n` when
+    /// they are in `a` and `~n` in `b`; 0 as soon as fewer than 3 are; `nil` when a clip would outgrow the buffers.
+    private static func clipStrip(_ f: EdgeFrame, distance: Double, under: UnsafeBufferPointer<PlanePoint>,
+                                  inside: Double, _ a: UnsafeMutablePointer<PlanePoint>,
+                                  _ b: UnsafeMutablePointer<PlanePoint>, capacity: Int) -> Int? {
+        let p = f.p, q = f.q
+        var src = a, dst = b, inA = true
+        src[0] = p
+        src[1] = q
+        src[2] = PlanePoint(q.x + f.nx * distance, q.y + f.ny * distance)
+        src[3] = PlanePoint(p.x + f.nx * distance, p.y + f.ny * distance)
+        var n = 4
+        let m = under.count
+        for i in 0 ..< m {
+            let a = under[i], b = under[i + 1 < m ? i + 1 : 0]
+            guard a != b else { continue }
+            // Keep the side of edge a→b the ring's interior is on; a hair of slack keeps p and q, which lie on
+            // `under`'s edge up to rounding. A strip wholly on the inner side would come back unchanged: skipped.
+            let ex = b.x - a.x, ey = b.y - a.y
+            var within = true
+            for j in 0 ..< n {
+                let r = src[j]
+                if !(inside * (ex * (r.y - a.y) - ey * (r.x - a.x)) >= 0) { within = false; break }
+            }
+            if within { continue }
+            let el = hypot(ex, ey)
+            func side(_ r: PlanePoint) -> Double { inside * (ex * (r.y - a.y) - ey * (r.x - a.x)) / el + 1e-9 }
+            var k = 0
+            var s = src[n - 1], ds = side(s)
+            for j in 0 ..< n {
+                let t = src[j], dt = side(t)
+                if (ds >= 0) != (dt >= 0) {
+                    guard k < capacity else { return nil }
+                    let r = ds / (ds - dt)
+                    dst[k] = PlanePoint(s.x + (t.x - s.x) * r, s.y + (t.y - s.y) * r)
+                    k += 1
+                }
+                if dt >= 0 {
+                    guard k < capacity else { return nil }
+                    dst[k] = t
+                    k += 1
+                }
+                s = t; ds = dt
+            }
+            swap(&src, &dst)
+            inA.toggle()
+            n = k
+            if n < 3 { return 0 }
+        }
+        return inA ? n : ~n
     }
 
     /// The strip `distance` wide beyond the edge p→q, clipped to the convex ring `under`: where its base runs along
@@ -243,17 +493,29 @@ struct SealGrid {
     private var everywhere: [Int] = []
     private let size: Double
     private let margin: Double
+    /// The number of seals.
+    private let count: Int
 
     init(_ seals: [EdgeSeal], tolerance: Double) {
+        self.init(count: seals.count, tolerance: tolerance) { seals[$0].segment }
+    }
+
+    /// The grid of `count` seals' segments (`segment(k)`).
+    init(count: Int, tolerance: Double, segment: (Int) -> PlaneSegment) {
         // Generous, so rounding never drops a candidate; candidates are checked exactly afterwards.
         margin = 2 * tolerance + 1e-9
-        let extent = seals.reduce(0.0) { sum, s in
-            sum + Swift.max(abs(s.segment.b.x - s.segment.a.x), abs(s.segment.b.y - s.segment.a.y))
-        } / Double(Swift.max(1, seals.count))
+        self.count = count
+        var sum = 0.0
+        for k in 0 ..< count {
+            let s = segment(k)
+            sum = sum + Swift.max(abs(s.b.x - s.a.x), abs(s.b.y - s.a.y))
+        }
+        let extent = sum / Double(Swift.max(1, count))
         let size = Swift.max(extent, 4 * margin)
         self.size = size.isFinite && size > 0 ? size : 1
-        for (k, seal) in seals.enumerated() {
-            guard let range = cellRange(seal.segment.a, seal.segment.b) else { everywhere.append(k); continue }
+        for k in 0 ..< count {
+            let s = segment(k)
+            guard let range = cellRange(s.a, s.b) else { everywhere.append(k); continue }
             for x in range.lo.x...range.hi.x { for y in range.lo.y...range.hi.y { cells[SIMD2(x, y), default: []].append(k) } }
         }
     }
@@ -269,19 +531,25 @@ struct SealGrid {
 
     /// The seals the edge p→q runs along, in the order of `seals` (as `seals.filter` gives them).
     func seals(runningAlong p: PlanePoint, _ q: PlanePoint, in seals: [EdgeSeal], tolerance: Double) -> [EdgeSeal] {
+        indices(runningAlong: p, q, tolerance: tolerance) { seals[$0].segment }.map { seals[$0] }
+    }
+
+    /// The indices of the seals (`segment(k)`, k below the grid's count) the edge p→q runs along, in increasing order.
+    func indices(runningAlong p: PlanePoint, _ q: PlanePoint, tolerance: Double,
+                 segment: (Int) -> PlaneSegment) -> [Int] {
         var candidates = everywhere
         if let range = cellRange(p, q) {
             for x in range.lo.x...range.hi.x { for y in range.lo.y...range.hi.y { candidates += cells[SIMD2(x, y)] ?? [] } }
         } else {
-            candidates = Array(seals.indices)
+            candidates = Array(0 ..< count)
         }
         guard !candidates.isEmpty else { return [] }
         candidates.sort()
-        var out: [EdgeSeal] = []
+        var out: [Int] = []
         var previous = -1
         for k in candidates where k != previous {
             previous = k
-            if seals[k].segment.isRunAlong(from: p, to: q, tolerance: tolerance) { out.append(seals[k]) }
+            if segment(k).isRunAlong(from: p, to: q, tolerance: tolerance) { out.append(k) }
         }
         return out
     }

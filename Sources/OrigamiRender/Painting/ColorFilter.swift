@@ -6,7 +6,17 @@ import Origami
 /// Source-over compositing is linear in the colour channels, so filtering each paint operation equals filtering
 /// the plane's composite (up to clamping): exact for translucent content too, on every back end.
 struct ColorFilter: Sendable {
-    struct Stage: Sendable { let multiply: Color; let add: Color }
+    struct Stage: Sendable {
+        let multiply: Color, add: Color
+
+        /// This stage on colour channels.
+        @inline(__always)
+        func apply(_ r: inout Double, _ g: inout Double, _ b: inout Double) {
+            r = min(r * multiply.red + add.red, 1)
+            g = min(g * multiply.green + add.green, 1)
+            b = min(b * multiply.blue + add.blue, 1)
+        }
+    }
     let stages: [Stage]
 
     static let identity = ColorFilter(stages: [])
@@ -21,11 +31,16 @@ struct ColorFilter: Sendable {
 
     func apply(_ c: Color) -> Color {
         var r = c.red, g = c.green, b = c.blue
-        for s in stages {
-            r = min(r * s.multiply.red + s.add.red, 1)
-            g = min(g * s.multiply.green + s.add.green, 1)
-            b = min(b * s.multiply.blue + s.add.blue, 1)
-        }
+        for s in stages { s.apply(&r, &g, &b) }
+        return Color(red: r, green: g, blue: b, alpha: c.alpha)
+    }
+
+    /// `inner(multiply:add:).apply(c)` without the inner filter's array: a face's fill, worked out per face.
+    func apply(_ c: Color, innerMultiply multiply: Color?, add: Color?) -> Color {
+        guard multiply != nil || add != nil else { return apply(c) }
+        var r = c.red, g = c.green, b = c.blue
+        Stage(multiply: (multiply ?? .white).clamped, add: (add ?? .black).clamped).apply(&r, &g, &b)
+        for s in stages { s.apply(&r, &g, &b) }
         return Color(red: r, green: g, blue: b, alpha: c.alpha)
     }
 

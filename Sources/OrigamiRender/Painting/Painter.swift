@@ -56,36 +56,74 @@ final class Painter {
     func drawScene(_ members: [RenderMember], chain: PlaneChain, filter: ColorFilter) throws {
         // (Worked out by a function of its own: its temporaries stay off this frame, which nested contexts stack.)
         let order = Painter.sceneOrder(members, seals: seal > 0, collectsEveryFragment: collectsEveryFragment)
-        let sealing = order.sealing
         var plain = MemoTable<PlainFace>(count: members.count)
-        // Each later fragment's polygon on the device, mapped once: a big solid's cap is the `under` of thousands
-        // of seals.
-        var devicePolygons = MemoTable<Ring>(count: sealing?.fragments.count ?? 0)
-        // The first seal under each later fragment (a fragment seals under a few later ones at most), into `out`
-        // (emptied first).
-        func seals(_ k: Int, into out: inout [EdgeSeal]) {
-            // (`removeAll` costs a call even on an empty array.)
-            if !out.isEmpty { out.removeAll(keepingCapacity: true) }
-            guard let sealing, !sealing.edges.sealed[k].isEmpty else { return }
-            let edges = sealing.edges.sealed[k]
-            out.reserveCapacity(edges.count)
-            for (i, e) in edges.enumerated() where !edges[..<i].contains(where: { $0.later == e.later }) {
-                guard let segment = chain.map(e.segment) else { continue }
-                let under: Ring?
-                if let known = devicePolygons[e.later] { under = known } else {
-                    // (`map` gives an empty ring or one of 3 points or more.)
-                    let ring = chain.map(sealing.fragments[e.later].flattened)
-                    under = ring.isEmpty ? nil : ring
-                    devicePolygons[e.later] = .some(under)
-                }
-                if let under { out.append(EdgeSeal(segment: segment, under: under)) }
-            }
-        }
+        var seals = SceneSeals(order.sealing)
         // The painter's side of the fills first, a batch at a time — each drawn member's plain face, each sealing
         // fragment's seals — then the batch's fills: interleaved face by face, the painter's code and Cairo's did not
         // fit the instruction cache together (each of thousands of faces fetched both again).
-        try paintFragments(order, members: members, chain: chain, filter: filter, plain: &plain,
-                           seals: { k, out in seals(k, into: &out) })
+        try paintFragments(order, members: members, chain: chain, filter: filter, plain: &plain, seals: &seals)
+    }
+
+    /// The seals of a scene's sealing fragments on the device (`SharedEdges.sealed`, mapped), made fragment by fragment
+    /// as they are painted: each later fragment's polygon mapped once into one pool (a big solid's cap is the `under`
+    /// of thousands of seals), each seal a device segment and the index of its polygon there.
+    struct SceneSeals {
+        /// The sealing fragments and, per fragment, its sealed edges (`SceneOrder.sealing`); none when none may seal.
+        private let fragments: [ScenePolygon], sealed: [[SealedEdge]]
+        /// The later fragments' polygons on the device, in the order first asked for.
+        private(set) var polygons = SealPolygons()
+        /// Per fragment, made on the first seal: its polygon's index in `polygons` (-1 not mapped yet, -2 nothing of
+        /// it on the device), and the last `seals(_:chain:into:)` call that met a seal under it (`call`).
+        private var laters: [(polygon: Int32, call: Int32)] = []
+        private var call: Int32 = 0
+        /// A later fragment's ring on the device, before it joins `polygons`.
+        private var mapped: Ring = []
+
+        init(_ sealing: (fragments: [ScenePolygon], edges: SharedEdges)?) {
+            self.init(fragments: sealing?.fragments ?? [], sealed: sealing?.edges.sealed ?? [])
+        }
+
+        /// The fragments and, per fragment, its sealed edges (`SharedEdges.sealed`'s).
+        init(fragments: [ScenePolygon], sealed: [[SealedEdge]]) {
+            self.fragments = fragments
+            self.sealed = sealed
+        }
+
+        /// The `k`-th sealing fragment's seals on the device, into `out` (emptied first): the first seal under each
+        /// later fragment (a fragment seals under a few later ones at most, a big cap under thousands), in the order
+        /// of its sealed edges, each whose segment and later polygon reach the device.
+        mutating func seals(_ k: Int, chain: PlaneChain, into out: inout [PooledSeal]) {
+            // (`removeAll` costs a call even on an empty array.)
+            if !out.isEmpty { out.removeAll(keepingCapacity: true) }
+            guard k < sealed.count, !sealed[k].isEmpty else { return }
+            if laters.isEmpty { laters = Array(repeating: (-1, -1), count: fragments.count) }
+            call &+= 1
+            for e in sealed[k] {
+                // An edge under a later fragment an earlier edge of this fragment is under (mapped or not) adds nothing:
+                // each later fragment is marked with this call when first met (the pairwise test this replaces was
+                // quadratic in a cap's thousands of seals).
+                guard laters[e.later].call != call else { continue }
+                laters[e.later].call = call
+                guard let segment = chain.map(e.segment) else { continue }
+                var polygon = laters[e.later].polygon
+                if polygon == -1 {
+                    // Its ring on the plane (`flattened`) on the stack, mapped. (`map` gives an empty ring or one of 3
+                    // points or more.)
+                    fragments[e.later].points.withUnsafeBufferPointer { corners in
+                        withUnsafeTemporaryAllocation(of: PlanePoint.self, capacity: corners.count) { flat in
+                            for (i, v) in corners.enumerated() { flat.initializeElement(at: i, to: PlanePoint(v.x, v.y)) }
+                            chain.map(UnsafeBufferPointer(flat), into: &mapped)
+                        }
+                    }
+                    if mapped.isEmpty { polygon = -2 } else {
+                        polygon = Int32(polygons.count)
+                        polygons.append(mapped)
+                    }
+                    laters[e.later].polygon = polygon
+                }
+                if polygon >= 0 { out.append(PooledSeal(segment: segment, under: Int(polygon))) }
+            }
+        }
     }
 
     /// Paints one BSP fragment (`flattened`: its outline on the context's plane, unused for a whole plane). A whole
@@ -194,16 +232,17 @@ final class Painter {
             let extendsUnderSeals: Bool
             let clipsToOutline: Bool
 
-            /// `PlainFace(m, in: chain, filter: filter)`'s values, its outline in `outline` (replaced, whether or not
-            /// the face is plain).
-            init?(_ m: RenderMember, in chain: PlaneChain, filter: ColorFilter, outline: inout Ring) {
+            /// `PlainFace(m, in: chain, filter: filter)`'s values, its outline in `outline` (replaced when the face is
+            /// plain; when it is not, left as it was or replaced).
+            /// (Its arguments borrowed: an initializer's are passed owned, so each face's member, chain and filter
+            /// were retained by the caller and released here.)
+            init?(_ m: borrowing RenderMember, in chain: borrowing PlaneChain, filter: borrowing ColorFilter,
+                  outline: inout Ring) {
                 let node = m.node
-                // (`removeAll` costs a call even on an empty array.)
-                if !outline.isEmpty { outline.removeAll(keepingCapacity: true) }
                 guard node.contents == nil, node.textRings.isEmpty, node.members.isEmpty, !node.masksToBounds,
                       node.borderWidth <= 0 || node.borderColor.alpha <= 0 else { return nil }
                 let plan = Plan(node, filter: filter, seal: true)
-                guard plan.alpha >= 1, plan.shadesGroup == nil, plan.overlay == nil,
+                guard plan.alpha >= 1, !plan.shadesGroup, plan.overlay == nil,
                       case let .color(fill) = plan.background else { return nil }
                 // `drawNode`'s `chain.prepending(Homography(node.transform)).map(node.outline)` for the one ring an
                 // outline is (`outlineRing`), without the prepended chain and the arrays around the ring.
@@ -239,7 +278,7 @@ final class Painter {
         /// Kept from one face to the next while they are made: its device outline, its seals, the extension's strips;
         /// a split fragment's ring on its plane and its cut and piece.
         struct Scratch {
-            var outline: Ring = [], sealed: [EdgeSeal] = [], strips = SealScratch()
+            var outline: Ring = [], sealed: [PooledSeal] = [], strips = SealScratch()
             var flattened: Ring = [], fragment = FragmentScratch()
         }
         /// The fragments `drawFragment` draws, with what it is given for them.
@@ -253,11 +292,11 @@ final class Painter {
 
     /// Paints a scene's fragments in `PlainFills` batches: collected (`order.sealing.fragments`, when every fragment
     /// was), recorded (`order.recording`), or else as the BSP walk hands them out (crossing planes: the fragments are
-    /// not held, only a batch's); `seals(k, &out)` gives the k-th sealing fragment's seals. Works out, too, the
+    /// not held, only a batch's); `seals` gives the k-th sealing fragment's seals. Works out, too, the
     /// `PlainFace` of each member split into several fragments (into `plain`) on its first fragment, ahead of that
     /// fragment's turn in the batch.
     private func paintFragments(_ order: SceneOrder, members: [RenderMember], chain: PlaneChain, filter: ColorFilter,
-                                     plain: inout MemoTable<PlainFace>, seals: (Int, inout [EdgeSeal]) -> Void) throws {
+                                plain: inout MemoTable<PlainFace>, seals: inout SceneSeals) throws {
         var batch = PlainFills(), scratch = PlainFills.Scratch()
         // A face's 4 corners, and a few more where it is extended.
         batch.fills.reserveCapacity(Self.fillBatch)
@@ -268,10 +307,10 @@ final class Painter {
             var pieces = [Int](repeating: 0, count: members.count)
             for f in sealing.fragments { pieces[f.member] += 1 }
             for (k, f) in sealing.fragments.enumerated() {
-                seals(k, &scratch.sealed)
+                seals.seals(k, chain: chain, into: &scratch.sealed)
                 addFill(member: f.member, isWhole: pieces[f.member] == 1, flattened: { $0 = f.flattened },
-                        outer: { sealing.edges.outer[k] }, to: &batch, scratch: &scratch, members: members, chain: chain,
-                        filter: filter, plain: &plain)
+                        outer: { sealing.edges.outer[k] }, to: &batch, scratch: &scratch, seals: &seals,
+                        members: members, chain: chain, filter: filter, plain: &plain)
                 if batch.fills.count >= Self.fillBatch {
                     try paint(&batch, members: members, chain: chain, filter: filter, plain: &plain)
                 }
@@ -281,13 +320,14 @@ final class Painter {
             // recording of the first) are the same.
             var k = 0
             var boundaries = OuterEdges(order.whole)
-            // (Read out of `order` here: read inside the closure, the whole `SceneOrder` was copied per fragment.)
-            let sealing = order.sealing, candidates = order.candidates
+            // (Read out of `order` here: read inside the closure, the whole `SceneOrder` was copied per fragment, and
+            // `sealing` unwrapped there retained its arrays per fragment.)
+            let sealing = order.sealing != nil, outers = order.sealing?.edges.outer ?? [], candidates = order.candidates
             try Painter.depthOrder(order.input, members: members, replaying: order.recording) { f in
                 var outer: [PlaneSegment]?
-                if let sealing, candidates[f.member] {
-                    seals(k, &scratch.sealed)
-                    outer = sealing.edges.outer[k]
+                if sealing, candidates[f.member] {
+                    seals.seals(k, chain: chain, into: &scratch.sealed)
+                    outer = outers[k]
                     k += 1
                 } else {
                     if !scratch.sealed.isEmpty { scratch.sealed.removeAll(keepingCapacity: true) }
@@ -297,8 +337,8 @@ final class Painter {
                             ring.reserveCapacity(f.points.count)
                             for p in f.points { ring.append(PlanePoint(p.x, p.y)) }
                         },
-                        outer: { outer ?? boundaries.of(f) }, to: &batch, scratch: &scratch, members: members, chain: chain,
-                        filter: filter, plain: &plain)
+                        outer: { outer ?? boundaries.of(f) }, to: &batch, scratch: &scratch, seals: &seals,
+                        members: members, chain: chain, filter: filter, plain: &plain)
                 if batch.fills.count >= Self.fillBatch {
                     try paint(&batch, members: members, chain: chain, filter: filter, plain: &plain)
                 }
@@ -327,19 +367,23 @@ final class Painter {
         if !batch.others.isEmpty { batch.others.removeAll(keepingCapacity: true) }
     }
 
-    /// One fragment of `paintFragments` (its seals in `scratch.sealed`): a whole plain face's ring (`fill(_:sealed:)`'s)
-    /// or an unsealed split plain face's piece (`drawFragment`'s) into the pool, else an entry of `others`.
+    /// One fragment of `paintFragments` (its seals in `scratch.sealed`, under `seals.polygons`): a whole plain face's
+    /// ring (`fill(_:sealed:)`'s) or an unsealed split plain face's piece (`drawFragment`'s) into the pool, else an
+    /// entry of `others`. (`seals` in place: passed as `seals.polygons` from the walk's closure, its arrays were
+    /// retained and released per fragment.)
     private func addFill(member: Int, isWhole: Bool, flattened: (inout Ring) -> Void, outer: () -> [PlaneSegment],
-                         to out: inout PlainFills, scratch: inout PlainFills.Scratch, members: [RenderMember],
-                         chain: PlaneChain, filter: ColorFilter, plain: inout MemoTable<PlainFace>) {
+                         to out: inout PlainFills, scratch: inout PlainFills.Scratch, seals: inout SceneSeals,
+                         members: [RenderMember], chain: PlaneChain, filter: ColorFilter,
+                         plain: inout MemoTable<PlainFace>) {
         if isWhole, !drawsFacesThroughNode, !clipsEveryFragment,
            let style = PlainFace.Style(members[member], in: chain, filter: filter, outline: &scratch.outline) {
             let start = out.pool.count
             if style.extendsUnderSeals && !scratch.sealed.isEmpty {
-                scratch.outline.extended(along: scratch.sealed, by: seal, tolerance: Self.deviceTolerance,
-                                         appendingTo: &out.pool, scratch: &scratch.strips)
+                scratch.outline.extended(along: scratch.sealed, under: seals.polygons, by: seal,
+                                         tolerance: Self.deviceTolerance, appendingTo: &out.pool, scratch: &scratch.strips)
             } else {
-                out.pool.append(contentsOf: scratch.outline)
+                // (Point by point: `append(contentsOf:)` costs more than a face's few points.)
+                for p in scratch.outline { out.pool.append(p) }
             }
             out.fills.append(PlainFills.Fill(start: start, count: out.pool.count - start, clips: style.clipsToOutline,
                                              color: style.color))
@@ -367,7 +411,9 @@ final class Painter {
         // (A whole face is drawn from its own outline: its fragment's ring is not made.)
         var ring: Ring = []
         if !isWhole { flattened(&ring) }
-        out.others.append((ring, member, isWhole, isWhole ? [] : outer(), scratch.sealed))
+        // (`drawNode`'s seals: each with its polygon as a ring of its own.)
+        out.others.append((ring, member, isWhole, isWhole ? [] : outer(),
+                           scratch.sealed.map { EdgeSeal(segment: $0.segment, under: seals.polygons.ring($0.under)) }))
     }
 
     /// The edges of a split fragment that lie on its member's own polygon, for a member that does not seal
@@ -656,37 +702,38 @@ final class Painter {
             case none
             /// A plain colour (with the overlay composited in when `overlay` was folded into it).
             case color(Color)
-            /// An opaque colour under Gouraud shading with nothing drawn over it: the corner-coloured mesh is the
-            /// fill itself, so an edge pixel gets coverage × shaded colour exactly.
-            case shadedColor(Color, FaceShade)
+            /// An opaque colour under the node's Gouraud shading (`RenderNode.shade`) with nothing drawn over it: the
+            /// corner-coloured mesh is the fill itself, so an edge pixel gets coverage × shaded colour exactly.
+            case shadedColor(Color)
         }
         let background: Background
         /// Group opacity: the node's drawing is composited with this alpha (a group when below 1).
         let alpha: Double
-        /// Gouraud shading of the whole drawing (a group shaded by MULTIPLY and ADD), when the mesh fill cannot
-        /// serve: contents, text or sublayers are drawn over the background.
-        let shadesGroup: FaceShade?
+        /// Gouraud shading of the whole drawing by the node's shade (a group shaded by MULTIPLY and ADD), when the
+        /// mesh fill cannot serve: contents, text or sublayers are drawn over the background.
+        /// (The plan keeps no `FaceShade`: copied into it per face, with its arrays retained and released, it was most
+        /// of a plain face's plan.)
+        let shadesGroup: Bool
         /// The shade's overlay still to draw over the drawing (`nil` when folded into the background's colour).
         let overlay: Color?
         /// The background, mesh and overlay cover the outline extended along its sealed edges.
         let isSealed: Bool
 
         /// `node` drawn as its context's member (its inherited opacity and shade).
-        init(_ node: RenderNode, filter: ColorFilter, seal: Bool) {
-            // The shade is read field by field where the node keeps it; it is copied only into the two cases that
-            // keep it (a whole `FaceShade?` copy per face was a third of the plan's cost).
+        init(_ node: borrowing RenderNode, filter: borrowing ColorFilter, seal: Bool) {
             alpha = node.opacity * node.inheritedOpacity
-            let opaque = (node.backgroundColor?.alpha ?? 0) >= 1
+            let backgroundColor = node.backgroundColor
+            let opaque = (backgroundColor?.alpha ?? 0) >= 1
             let bare = node.contents == nil && node.textRings.isEmpty && node.members.isEmpty
-            let vertexShade = node.shade?.vertexMultiply?.count == 4 || node.shade?.vertexAdd?.count == 4
+            let (vertexShade, shadeOverlay, multiply, add) = Self.shadeFields(node.shade)
             isSealed = seal && opaque
-            var overlay = node.shade?.overlay.flatMap { $0.alpha > 0 ? $0.clamped : nil }
-            let inner = filter.inner(multiply: node.shade?.multiply, add: node.shade?.add)
-            if vertexShade, opaque, bare, let bg = node.backgroundColor, let shade = node.shade {
-                background = .shadedColor(inner.apply(bg.clamped), shade)
-                shadesGroup = nil
-            } else if let bg = node.backgroundColor, bg.alpha > 0, !node.planeBounds.isEmpty {
-                var fill = inner.apply(bg.clamped)
+            var overlay = shadeOverlay.flatMap { $0.alpha > 0 ? $0.clamped : nil }
+            // (The shade's uniform part applied here, not as an inner filter: that is an array per face.)
+            if vertexShade, opaque, bare, let bg = backgroundColor {
+                background = .shadedColor(filter.apply(bg.clamped, innerMultiply: multiply, add: add))
+                shadesGroup = false
+            } else if let bg = backgroundColor, bg.alpha > 0, !node.planeBounds.isEmpty {
+                var fill = filter.apply(bg.clamped, innerMultiply: multiply, add: add)
                 if let o = overlay, opaque, bare, !vertexShade {
                     // An opaque background with nothing drawn over it but the overlay: composited here, so the face
                     // is filled once (the same interior pixels, one coverage at the edges).
@@ -694,12 +741,21 @@ final class Painter {
                     overlay = nil
                 }
                 background = .color(fill)
-                shadesGroup = vertexShade ? node.shade : nil
+                shadesGroup = vertexShade
             } else {
                 background = .none
-                shadesGroup = vertexShade ? node.shade : nil
+                shadesGroup = vertexShade
             }
             self.overlay = overlay
+        }
+
+        /// What a plan reads of a shade: whether it has Gouraud corners, its overlay and its uniform part, in one read
+        /// of the shade (`node.shade?.field` copied the whole shade, its two arrays retained and released, once per
+        /// field read: five times a face).
+        @inline(never)
+        private static func shadeFields(_ shade: FaceShade?)
+            -> (vertexShade: Bool, overlay: Color?, multiply: Color?, add: Color?) {
+            (shade?.vertexMultiply?.count == 4 || shade?.vertexAdd?.count == 4, shade?.overlay, shade?.multiply, shade?.add)
         }
     }
 
@@ -721,7 +777,7 @@ final class Painter {
             // A face's outline masks all it draws.
             if node.shape != nil, !node.masksToBounds { try cr.clip(filled) }
             if plan.alpha < 1 { try cr.pushGroup() }
-            if plan.shadesGroup != nil { try cr.pushGroup() }
+            if plan.shadesGroup { try cr.pushGroup() }
 
             var overlay = plan.overlay
             switch plan.background {
@@ -730,13 +786,15 @@ final class Painter {
             case let .color(fill):
                 cr.setColor((fill.red, fill.green, fill.blue, fill.alpha))
                 try cr.fill(filled)
-            case let .shadedColor(color, shade):
+            case let .shadedColor(color):
                 // The mesh reaches past the outline (by half a pixel at least): a partly covered edge pixel whose
                 // centre lies outside the patch would otherwise take no colour at all. Its outer points move 4·grow,
                 // about 2 px out at the middle of an edge and 1.4 px near a corner: the seal's reach, up to the
                 // farthest pixel an edge crosses. Kept at half a pixel so the patches, and the interior colours they
                 // interpolate, do not change with sealing.
-                if try fillShadedColor(color, shade: shade, overlay: overlay.map(filter.apply), bounds: bounds,
+                // (A plan shades only a node with a shade.)
+                if let shade = node.shade,
+                   try fillShadedColor(color, shade: shade, overlay: overlay.map(filter.apply), bounds: bounds,
                                        outline: filled, chain: chain, grow: plan.isSealed ? max(pixel / 2, 0.5) : 0.5) {
                     overlay = nil
                 }
@@ -751,7 +809,7 @@ final class Painter {
             }
             if !node.members.isEmpty { try drawScene(node.members, chain: chain, filter: inner) }
 
-            if let shade = plan.shadesGroup {
+            if plan.shadesGroup, let shade = node.shade {
                 try applyVertexShade(shade, bounds: bounds, clip: filled, chain: chain, grow: plan.isSealed ? pixel / 2 : 0)
             }
             if let overlay {
