@@ -320,7 +320,7 @@ struct SharedEdges {
     }
 
     /// Every pair of edges of different groups whose boxes may meet (a superset: `body` tests them), found by
-    /// sweeping the groups' bounding boxes along x and, for two that meet, pairing the edges of each that reach
+    /// sweeping the groups' bounding boxes along one axis and, for two that meet, pairing the edges of each that reach
     /// into the other's box (a lattice turned by the camera: neighbours' boxes overlap though the solids keep
     /// apart, and only a few edges face each other).
     ///
@@ -338,16 +338,33 @@ struct SharedEdges {
             }
             return b
         }
-        let order = bounds.indices.sorted { bounds[$0].lo.x < bounds[$1].lo.x }
-        // The bounds in the sweep's order, side by side: the sweep reads them in turn.
-        let swept = order.map { bounds[$0] }
+        // The sweep runs along the axis the bounds overlap least along (their widths' sum against the range they span:
+        // a lattice seen through a turned camera overlaps less in depth than across the screen, say). Any axis finds
+        // the same pairs of groups, each once.
+        func coordinate(_ v: Vector3, _ axis: Int) -> Double { axis == 0 ? v.x : axis == 1 ? v.y : v.z }
+        var axis = 0, least = Double.infinity
+        for a in 0 ..< 3 {
+            var widths = 0.0, low = Double.infinity, high = -Double.infinity
+            for b in bounds {
+                let l = coordinate(b.lo, a), h = coordinate(b.hi, a)
+                widths += h - l
+                low = Swift.min(low, l)
+                high = Swift.max(high, h)
+            }
+            let overlap = widths / (high - low)
+            if overlap < least { axis = a; least = overlap }
+        }
+        let order = bounds.indices.sorted { coordinate(bounds[$0].lo, axis) < coordinate(bounds[$1].lo, axis) }
+        // The bounds in the sweep's order, side by side, and their ends along its axis: the sweep reads them in turn.
+        let swept = order.map { bounds[$0] }, ends = swept.map { (lo: coordinate($0.lo, axis), hi: coordinate($0.hi, axis)) }
         var reaching: [Int] = []
         swept.withUnsafeBufferPointer { swept in
+            ends.withUnsafeBufferPointer { ends in
             boxes.withUnsafeBufferPointer { boxes in
                 for n in swept.indices {
-                    let p = swept[n]
+                    let p = swept[n], end = ends[n].hi
                     var k = n + 1
-                    while k < swept.count, swept[k].lo.x <= p.hi.x {
+                    while k < swept.count, ends[k].lo <= end {
                         let q = swept[k]
                         k += 1
                         guard meet(p, q), apart?(order[n], order[k - 1]) != true else { continue }
@@ -359,6 +376,7 @@ struct SharedEdges {
                         }
                     }
                 }
+            }
             }
         }
     }
