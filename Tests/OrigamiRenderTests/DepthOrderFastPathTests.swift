@@ -105,6 +105,26 @@ import TestSupport
         #expect(accepted > 1_000)   // the input exercises both answers
     }
 
+    /// `stableKeyOrder` (the scene's polygons put in order by their keys' leading bits) is the stable comparison sort
+    /// of the indices by key: well-mixed keys, keys repeated (ties keep index order), keys sharing their leading bits
+    /// (a crowded bucket, sorted by `sort`) and a few in one bucket (by insertion), from a handful to 70 000 keys.
+    @Test(arguments: 0..<6 as Range<UInt64>)
+    func keyOrderIsTheStableSort(seed: UInt64) {
+        var g = SplitMix(seed)
+        for n in [1, 2, 7, 255, 256, 1_000, 6_000, 70_000] {
+            let keys: [UInt64] = (0..<n).map { _ in
+                switch Int.random(in: 0..<4, using: &g) {
+                case 0: return UInt64.random(in: 0 ... .max, using: &g)
+                case 1: return UInt64.random(in: 0 ..< 8, using: &g)   // repeated, all in the first bucket
+                case 2: return 0xABCD_0000_0000_0000 | UInt64.random(in: 0 ..< 1 << 20, using: &g)   // one crowded bucket
+                default: return UInt64(seed &* 977 &+ UInt64(n)) << 40   // one key many times
+                }
+            }
+            let reference = keys.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }
+            #expect(keys.withUnsafeBufferPointer { $0.stableKeyOrder() } == reference, "\(n) keys")
+        }
+    }
+
     /// `SharedEdges.mayRunAlong` (the direction test before `overlap`) never turns away a pair `overlap` accepts either
     /// way round, and turns away most pairs that only share a corner: edges along a line (up to the tolerance off it, a
     /// hair either side), turned by small and large angles, a few tolerances long down to shorter than the tolerance,
