@@ -155,19 +155,14 @@ struct BSPTree {
     /// The polygon `points[start ..< start + count]` with its plane: Newell's normal about the centroid (as
     /// `Vector3.newellNormal`, the same arithmetic), normalised, and the centroid's offset along it.
     private func makePolygon(start s: Int, count c: Int, member: Int, isWhole: Bool) -> Polygon {
-        // (The corners read in place, the next corner without a division: the same sums in the same order.)
-        let (centroid, n, farthest) = points.withUnsafeBufferPointer { all in
-            let pts = UnsafeBufferPointer(rebasing: all[s ..< s + c])
-            var sum = Vector3.zero
-            for p in pts { sum = sum + p }
-            let centroid = sum / Double(c)
-            var n = Vector3.zero, farthest = 0.0
-            for i in 0 ..< c {
-                let r = pts[i] - centroid
-                n = n + r.cross(pts[i + 1 == c ? 0 : i + 1] - centroid)
-                farthest = Swift.max(farthest, r.x * r.x + r.y * r.y + r.z * r.z)
-            }
-            return (centroid, n, farthest)
+        var sum = Vector3.zero
+        for i in s ..< s + c { sum = sum + points[i] }
+        let centroid = sum / Double(c)
+        var n = Vector3.zero, farthest = 0.0
+        for i in 0 ..< c {
+            let r = points[s + i] - centroid
+            n = n + r.cross(points[s + (i + 1) % c] - centroid)
+            farthest = Swift.max(farthest, r.x * r.x + r.y * r.y + r.z * r.z)
         }
         let unit = n.normalized()
         let radius = farthest.squareRoot()
