@@ -354,7 +354,8 @@ struct SharedEdges {
             let overlap = widths / (high - low)
             if overlap < least { axis = a; least = overlap }
         }
-        let order = bounds.indices.sorted { coordinate(bounds[$0].lo, axis) < coordinate(bounds[$1].lo, axis) }
+        let starts = bounds.map { coordinate($0.lo, axis) }
+        let order = starts.withUnsafeBufferPointer { starts in bounds.indices.sorted { starts[$0] < starts[$1] } }
         // The bounds in the sweep's order, side by side, and their ends along its axis: the sweep reads them in turn.
         let swept = order.map { bounds[$0] }, ends = swept.map { (lo: coordinate($0.lo, axis), hi: coordinate($0.hi, axis)) }
         var reaching: [Int] = []
