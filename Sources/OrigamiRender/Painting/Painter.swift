@@ -620,7 +620,7 @@ final class Painter {
             // keys are put in it by their leading bits (`stableKeyOrder`: a lattice's 6 000 keys took ≈ 80 000
             // comparisons).
             precondition(polygons.indices.dropFirst().allSatisfy { polygons[$0 - 1].member < polygons[$0].member })
-            if keys.count >= Self.fewestKeysSortedByRadix { return keys.stableKeyOrder() }
+            if keys.count >= Self.fewestKeysDealtByBits { return keys.stableKeyOrder() }
             return polygons.indices.sorted { i, j in
                 keys[i] != keys[j] ? keys[i] < keys[j] : polygons[i].member < polygons[j].member
             }
@@ -630,7 +630,7 @@ final class Painter {
 
     /// From this many polygons up, `scenePolygons` orders its keys by their leading bits (`stableKeyOrder`; below, its
     /// 256 buckets cost more than sorting by comparison).
-    static let fewestKeysSortedByRadix = 256
+    static let fewestKeysDealtByBits = 256
 
     /// Each member's whole polygon (before splitting), indexed by member: `nil` for a member not drawn. Kept as an index
     /// into the scene's polygons (`scenePolygons`' input), not as a `[ScenePolygon?]` (see `MemoTable`).
