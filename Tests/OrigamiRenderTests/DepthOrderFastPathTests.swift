@@ -105,6 +105,67 @@ import TestSupport
         #expect(accepted > 1_000)   // the input exercises both answers
     }
 
+    /// `stableKeyOrder` (the scene's polygons put in order by their keys' leading bits) is the stable comparison sort
+    /// of the indices by key: well-mixed keys, keys repeated (ties keep index order), keys sharing their leading bits
+    /// (a crowded bucket, sorted by `sort`) and a few in one bucket (by insertion), from a handful to 70 000 keys.
+    @Test(arguments: 0..<6 as Range<UInt64>)
+    func keyOrderIsTheStableSort(seed: UInt64) {
+        var g = SplitMix(seed)
+        for n in [1, 2, 7, 255, 256, 1_000, 6_000, 70_000] {
+            let keys: [UInt64] = (0..<n).map { _ in
+                switch Int.random(in: 0..<4, using: &g) {
+                case 0: return UInt64.random(in: 0 ... .max, using: &g)
+                case 1: return UInt64.random(in: 0 ..< 8, using: &g)   // repeated, all in the first bucket
+                case 2: return 0xABCD_0000_0000_0000 | UInt64.random(in: 0 ..< 1 << 20, using: &g)   // one crowded bucket
+                default: return UInt64(seed &* 977 &+ UInt64(n)) << 40   // one key many times
+                }
+            }
+            let reference = keys.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }
+            #expect(keys.withUnsafeBufferPointer { $0.stableKeyOrder() } == reference, "\(n) keys")
+        }
+    }
+
+    /// `SharedEdges.mayRunAlong` (the direction test before `overlap`) never turns away a pair `overlap` accepts either
+    /// way round, and turns away most pairs that only share a corner: edges along a line (up to the tolerance off it, a
+    /// hair either side), turned by small and large angles, a few tolerances long down to shorter than the tolerance,
+    /// and pairs meeting at a corner at any angle.
+    @Test(arguments: 0..<4 as Range<UInt64>)
+    func directionTestKeepsEveryOverlap(seed: UInt64) {
+        var g = SplitMix(seed)
+        func r(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &g) }
+        var overlapping = 0, turnedAway = 0, wrong = 0
+        for n in 0..<20_000 {
+            let scale = [1.0, 300, 1e5][Int.random(in: 0..<3, using: &g)]
+            let a = Vector3(r(-1...1), r(-1...1), r(-1...1)) * scale
+            // Lengths from a fraction of the tolerance to the scene's size.
+            let length = scale * [1e-7, 1e-6, 4e-6, 1e-5, 1e-3, r(0.01...1)][Int.random(in: 0..<6, using: &g)]
+            let b = a + (Vector3(r(-1...1), r(-1...1), r(-1...1)).normalized() ?? .unitX) * length
+            let tol = SharedEdges.tolerance(a, b)
+            let side = ((b - a).cross(Vector3(r(-1...1), r(-1...1), r(-1...1)))).normalized() ?? .unitX
+            let c: Vector3, d: Vector3
+            if n % 2 == 0 {
+                // Along ab, each end up to about the tolerance off the line.
+                func end(_ t: Double) -> Vector3 { a + (b - a) * t + side * (tol * r(0...1.1) * [0, 1, 1][Int.random(in: 0..<3, using: &g)]) }
+                c = end(r(-1...2)); d = end(r(-1...2))
+            } else {
+                // From a corner of ab, turned by an angle up to a right angle, up to twice as long.
+                let turn = [1e-9, 1e-6, 1e-3, 0.1, 0.5, r(0...1.6), .pi / 2][Int.random(in: 0..<7, using: &g)]
+                let u = (b - a) / length, direction = u * cos(turn) + side * sin(turn)
+                c = r(0...1) < 0.5 ? a : b
+                d = c + direction * (length * r(0.01...2)) * (r(0...1) < 0.5 ? 1 : -1)
+            }
+            let e = SharedEdges.Line(a, b), f = SharedEdges.Line(c, d)
+            let overlaps = SharedEdges.overlap(a, b, c, d) || SharedEdges.overlap(c, d, a, b)
+            let may = SharedEdges.mayRunAlong(e, f)
+            if overlaps { overlapping += 1 }
+            if !may { turnedAway += 1 }
+            if overlaps && !may { wrong += 1 }
+        }
+        #expect(wrong == 0)
+        #expect(overlapping > 1_000)   // the input exercises both answers
+        #expect(turnedAway > 1_000)
+    }
+
     @Test(arguments: 0..<4 as Range<UInt64>)
     func spanFewCellsAsTheGridCounts(seed: UInt64) {
         var g = SplitMix(seed)

@@ -59,8 +59,8 @@ struct BSPTree {
                 return
             }
             fragments.append((points.count, f.points.count, f.member, f.isWhole))
-            // (Corner by corner: `append(contentsOf:)`'s set-up costs more than a fragment's few corners.)
-            for p in f.points { points.append(p) }
+            // (Corner by corner, read in place: `append(contentsOf:)`'s set-up costs more than a fragment's few corners.)
+            f.points.withUnsafeBufferPointer { for p in $0 { points.append(p) } }
         }
 
         /// Hands the recorded fragments to `body` in the order they were recorded (only when `isComplete`).
@@ -124,12 +124,21 @@ struct BSPTree {
         polygons.reserveCapacity(3 * Swift.max(input.count, Self.fewestPolygonsCompacted / 2))
         lists.reserveCapacity(2 * input.count)
         for p in input {
-            let first = points.count
             // (Corner by corner: `append(contentsOf:)`'s set-up costs more than a polygon's few corners.)
             p.points.withUnsafeBufferPointer { for q in $0 { points.append(q) } }
-            lists.append(polygons.count)
-            polygons.append(makePolygon(start: first, count: p.points.count, member: p.member, isWhole: true))
         }
+        // Each polygon's plane and sphere, its corners read in place (`makePolygon`'s arithmetic on the pool's buffer).
+        var made: [Polygon] = []
+        made.reserveCapacity(polygons.capacity)
+        points.withUnsafeBufferPointer { pts in
+            var first = 0
+            for p in input {
+                lists.append(made.count)
+                made.append(Self.makePolygon(pts, start: first, count: p.points.count, member: p.member, isWhole: true))
+                first += p.points.count
+            }
+        }
+        polygons = made
         // Ranks by member, asked once each.
         var known = [Bool](repeating: false, count: maxMember + 1)
         ranks = Array(repeating: (0, 0), count: maxMember + 1)
@@ -155,6 +164,12 @@ struct BSPTree {
     /// The polygon `points[start ..< start + count]` with its plane: Newell's normal about the centroid (as
     /// `Vector3.newellNormal`, the same arithmetic), normalised, and the centroid's offset along it.
     private func makePolygon(start s: Int, count c: Int, member: Int, isWhole: Bool) -> Polygon {
+        Self.makePolygon(points, start: s, count: c, member: member, isWhole: isWhole)
+    }
+
+    /// `makePolygon` on any collection of the pool's corners indexed as the pool (the pool, or its buffer in place).
+    private static func makePolygon<C: RandomAccessCollection<Vector3>>(_ points: C, start s: Int, count c: Int, member: Int,
+                                                                         isWhole: Bool) -> Polygon where C.Index == Int {
         var sum = Vector3.zero
         for i in s ..< s + c { sum = sum + points[i] }
         let centroid = sum / Double(c)

@@ -60,14 +60,11 @@ extension SharedEdges {
     /// and the sweep over every edge runs only if some member is left unmarked.
     static func sealCandidates(_ polygons: [ScenePolygon], outline: (Int) -> [Vector3]?, sealable: (Int) -> Bool,
                                solid: ((Int) -> Int)? = nil) -> [Bool] {
-        struct Edge { let member: Int; let a: Vector3; let b: Vector3; let reach: Double }
+        // Each edge with its box grown by its reach (for the tests below), made with the edge: one record an edge.
+        struct Edge { let member: Int; let a: Vector3; let b: Vector3; let reach: Double; let lo: Vector3; let hi: Vector3 }
         var edges: [Edge] = []
-        // Each edge's box grown by its reach (for the sweep below), made with the edge.
-        var lo: [Vector3] = [], hi: [Vector3] = []
         let corners = polygons.reduce(0) { $0 + $1.points.count }
         edges.reserveCapacity(corners)
-        lo.reserveCapacity(corners)
-        hi.reserveCapacity(corners)
         var candidates = [Bool](repeating: false, count: (polygons.map(\.member).max() ?? -1) + 1)
         var faces: [Int] = [], isShaped = false
         for p in polygons where sealable(p.member) {
@@ -81,9 +78,9 @@ extension SharedEdges {
                 for i in points.indices {
                     let a = points[i], b = points[(i + 1) % points.count]
                     guard a != b else { continue }
-                    edges.append(Edge(member: p.member, a: a, b: b, reach: reach))
-                    lo.append(Vector3(Swift.min(a.x, b.x) - reach, Swift.min(a.y, b.y) - reach, Swift.min(a.z, b.z) - reach))
-                    hi.append(Vector3(Swift.max(a.x, b.x) + reach, Swift.max(a.y, b.y) + reach, Swift.max(a.z, b.z) + reach))
+                    edges.append(Edge(member: p.member, a: a, b: b, reach: reach,
+                                      lo: Vector3(Swift.min(a.x, b.x) - reach, Swift.min(a.y, b.y) - reach, Swift.min(a.z, b.z) - reach),
+                                      hi: Vector3(Swift.max(a.x, b.x) + reach, Swift.max(a.y, b.y) + reach, Swift.max(a.z, b.z) + reach)))
                 }
             }
         }
@@ -114,14 +111,14 @@ extension SharedEdges {
             return !(best > delta * delta)
         }
         // Sweep along x over the edges' boxes (grown by their reach): only pairs whose boxes meet are tested.
-        guard lo.allSatisfy(\.isFinite), hi.allSatisfy(\.isFinite) else {
+        guard edges.allSatisfy({ $0.lo.isFinite && $0.hi.isFinite }) else {
             for m in faces { candidates[m] = true }
             return candidates
         }
         func isPartner(_ i: Int, _ j: Int) -> Bool {
             let e = edges[i], g = edges[j]
-            guard g.member != e.member, lo[i].y <= hi[j].y, lo[j].y <= hi[i].y, lo[i].z <= hi[j].z, lo[j].z <= hi[i].z,
-                  lo[i].x <= hi[j].x, lo[j].x <= hi[i].x else { return false }
+            guard g.member != e.member, e.lo.y <= g.hi.y, g.lo.y <= e.hi.y, e.lo.z <= g.hi.z, g.lo.z <= e.hi.z,
+                  e.lo.x <= g.hi.x, g.lo.x <= e.hi.x else { return false }
             return runsNear(e, g) || runsNear(g, e)
         }
         if let solid {
@@ -143,6 +140,8 @@ extension SharedEdges {
         // both sides in the sorted order, back as far as the widest edge reaches), and marks both members at the first
         // it finds: every member with a partner ends up marked, and a scene of shared edges (a lattice of cubes) stops
         // each search early.
+        // (The boxes' ends side by side for the sweep.)
+        let lo = edges.map(\.lo), hi = edges.map(\.hi)
         let order = edges.indices.sorted { lo[$0].x < lo[$1].x }
         let widest = edges.indices.reduce(0.0) { Swift.max($0, hi[$1].x - lo[$1].x) }
         for (position, i) in order.enumerated() where !candidates[edges[i].member] {

@@ -133,7 +133,7 @@ struct SharedEdges {
         guard edges.count > 1 else { return }
         /// The seal edges `e` and `g` make, if they do: the earlier fragment and the edge it goes under the later by.
         func seal(_ e: Edge, _ g: Edge) -> (under: Int, edge: SealedEdge)? {
-            guard e.member != g.member,
+            guard e.member != g.member, Self.mayRunAlong(e.line, g.line),
                   Self.overlap(e.a, e.line, g.a, g.b, tolerance: g.line.tolerance),
                   Self.onOppositeSides(centroids[e.fragment], centroids[g.fragment], of: e.a, e.b) else { return nil }
             // The earlier fragment goes under the later one.
@@ -175,6 +175,8 @@ struct SharedEdges {
            boxes.allSatisfy({ $0.lo.isFinite && $0.hi.isFinite }), Self.spanFewCells(boxes, origin: origin, size: size, cell: cell),
            case let groups = Self.grouped(solids), groups.allSatisfy({ $0.count <= Self.largestSolidSearchedAlone }) {
             var found: [(cell: UInt64, i: Int, j: Int, under: Int, edge: SealedEdge)] = []
+            // (About a seal a fragment: a cube's visible faces.)
+            found.reserveCapacity(fragments.count)
             // The seal of a pair whose boxes meet (`i` < `j`), if they make one, with its place in the grid's order.
             func record(_ i: Int, _ j: Int, _ p: Box, _ q: Box) {
                 guard let s = seal(edges[i], edges[j]) else { return }
@@ -184,15 +186,23 @@ struct SharedEdges {
             }
             // Every pair within a solid (its edges in increasing order): two edges of one member never seal, the
             // cheapest test first, on the edges' members side by side.
-            let members = edges.map(\.member)
+            let members = edges.map(\.member), lines = edges.map(\.line)
             members.withUnsafeBufferPointer { members in
-                boxes.withUnsafeBufferPointer { boxes in
-                    for group in groups {
-                        for n in group.indices {
-                            let i = group[n], mi = members[i], p = boxes[i]
-                            for j in group[(n + 1)...] where members[j] != mi {
-                                let q = boxes[j]
-                                if Self.meet(p, q) { record(i, j, p, q) }
+                lines.withUnsafeBufferPointer { lines in
+                    boxes.withUnsafeBufferPointer { boxes in
+                        for group in groups {
+                            // (The group's indices in place, each pair by position: no slice of the group per edge.)
+                            group.withUnsafeBufferPointer { group in
+                                for n in group.indices {
+                                    let i = group[n], mi = members[i], p = boxes[i]
+                                    for m in (n + 1) ..< group.count {
+                                        let j = group[m]
+                                        guard members[j] != mi else { continue }
+                                        let q = boxes[j]
+                                        // (Most pairs whose boxes meet share a corner only: `mayRunAlong` turns them away.)
+                                        if Self.meet(p, q), Self.mayRunAlong(lines[i], lines[j]) { record(i, j, p, q) }
+                                    }
+                                }
                             }
                         }
                     }
@@ -224,8 +234,13 @@ struct SharedEdges {
             for k in 0 ..< fragments.count where start[k] < start[k + 1] {
                 let bucket = start[k] ..< start[k + 1]
                 bucketed.withUnsafeMutableBufferPointer { $0.stableInsertionSort(bucket, by: precedes) }
-                sealed[k].reserveCapacity(bucket.count)
-                for n in bucket { sealed[k].append(found[bucketed[n]].edge) }
+                // (Mostly one seal: an array of one, without reserving.)
+                if bucket.count == 1 {
+                    sealed[k] = [found[bucketed[bucket.lowerBound]].edge]
+                } else {
+                    sealed[k].reserveCapacity(bucket.count)
+                    for n in bucket { sealed[k].append(found[bucketed[n]].edge) }
+                }
             }
             searchedBySolid = true
             return
@@ -305,7 +320,7 @@ struct SharedEdges {
     }
 
     /// Every pair of edges of different groups whose boxes may meet (a superset: `body` tests them), found by
-    /// sweeping the groups' bounding boxes along x and, for two that meet, pairing the edges of each that reach
+    /// sweeping the groups' bounding boxes along one axis and, for two that meet, pairing the edges of each that reach
     /// into the other's box (a lattice turned by the camera: neighbours' boxes overlap though the solids keep
     /// apart, and only a few edges face each other).
     ///
@@ -323,16 +338,34 @@ struct SharedEdges {
             }
             return b
         }
-        let order = bounds.indices.sorted { bounds[$0].lo.x < bounds[$1].lo.x }
-        // The bounds in the sweep's order, side by side: the sweep reads them in turn.
-        let swept = order.map { bounds[$0] }
+        // The sweep runs along the axis the bounds overlap least along (their widths' sum against the range they span:
+        // a lattice seen through a turned camera overlaps less in depth than across the screen, say). Any axis finds
+        // the same pairs of groups, each once.
+        func coordinate(_ v: Vector3, _ axis: Int) -> Double { axis == 0 ? v.x : axis == 1 ? v.y : v.z }
+        var axis = 0, least = Double.infinity
+        for a in 0 ..< 3 {
+            var widths = 0.0, low = Double.infinity, high = -Double.infinity
+            for b in bounds {
+                let l = coordinate(b.lo, a), h = coordinate(b.hi, a)
+                widths += h - l
+                low = Swift.min(low, l)
+                high = Swift.max(high, h)
+            }
+            let overlap = widths / (high - low)
+            if overlap < least { axis = a; least = overlap }
+        }
+        let starts = bounds.map { coordinate($0.lo, axis) }
+        let order = starts.withUnsafeBufferPointer { starts in bounds.indices.sorted { starts[$0] < starts[$1] } }
+        // The bounds in the sweep's order, side by side, and their ends along its axis: the sweep reads them in turn.
+        let swept = order.map { bounds[$0] }, ends = swept.map { (lo: coordinate($0.lo, axis), hi: coordinate($0.hi, axis)) }
         var reaching: [Int] = []
         swept.withUnsafeBufferPointer { swept in
+            ends.withUnsafeBufferPointer { ends in
             boxes.withUnsafeBufferPointer { boxes in
                 for n in swept.indices {
-                    let p = swept[n]
+                    let p = swept[n], end = ends[n].hi
                     var k = n + 1
-                    while k < swept.count, swept[k].lo.x <= p.hi.x {
+                    while k < swept.count, ends[k].lo <= end {
                         let q = swept[k]
                         k += 1
                         guard meet(p, q), apart?(order[n], order[k - 1]) != true else { continue }
@@ -344,6 +377,7 @@ struct SharedEdges {
                         }
                     }
                 }
+            }
             }
         }
     }
@@ -522,6 +556,20 @@ struct SharedEdges {
         }
     }
 
+    /// False when edges with lines `e` and `g` certainly fail `overlap` both ways round (a cheap test before it, for
+    /// the many pairs that only meet at a corner): when both are more than 8 tolerances long and their directions are
+    /// more than ≈ 25° apart (|cos| < 0.9).
+    ///
+    /// If `overlap` holds one way round, say the ends c, d of g (length ℓ) lie within the tolerance τ of e's line (to
+    /// rounding, ≈ 10⁻⁹ τ: a tolerance is 10⁻⁶ of the points' magnitude), then d − c is within 2τ of e's direction
+    /// across it, so sin θ ≤ 2τ/ℓ; with ℓ > 8τ, sin θ < 0.25 and |cos θ| > 0.968 — and the other way round the same
+    /// with e's length. (NaN or infinite lines pass.)
+    @inline(__always)
+    static func mayRunAlong(_ e: Line, _ g: Line) -> Bool {
+        let tol = Swift.max(e.tolerance, g.tolerance)
+        return !(Swift.min(e.length, g.length) > 8 * tol && abs(e.u.dot(g.u)) < 0.9)
+    }
+
     /// Whether segments ab and cd lie on one line and overlap by more than the tolerance.
     static func overlap(_ a: Vector3, _ b: Vector3, _ c: Vector3, _ d: Vector3) -> Bool {
         overlap(a, Line(a, b), c, d, tolerance: tolerance(c, d))
@@ -535,7 +583,7 @@ struct SharedEdges {
         let u = ab.u
         // Most pairs tried are not on one line: an end far off it (its squared distance more than 1 % past tol², far
         // beyond rounding) rejects the pair without the square roots below, which would reject it too.
-        func isFarOff(_ p: Vector3) -> Bool {
+        @inline(__always) func isFarOff(_ p: Vector3) -> Bool {
             let ap = p - a, t = ap.dot(u), off = ap - u * t
             return off.x * off.x + off.y * off.y + off.z * off.z > 1.0201 * (tol * tol)
         }
