@@ -287,6 +287,36 @@ extension Array where Element == PlanePoint {
         func on(_ t: Double) -> PlanePoint { PlanePoint(p.x + ux * t, p.y + uy * t) }
         func along(_ r: PlanePoint) -> Double { (r.x - p.x) * ux + (r.y - p.y) * uy }
         func off(_ r: PlanePoint) -> Double { (r.x - p.x) * nx + (r.y - p.y) * ny }
+
+        /// Of a strip clipped beyond this edge: the range along the edge its base covers (`from`…`to`, distances
+        /// from p, within the edge), its corners off the edge's line appended to `far` in order from p to q; `nil`
+        /// (and `far` as it was) without both. Shared by the pooled and the array paths.
+        func farSide(of strip: UnsafeBufferPointer<PlanePoint>, far: inout Ring) -> (from: Double, to: Double)? {
+            // The strip is convex with its base on the edge's line, so its far side is monotone along the edge. The
+            // far corners in order along the edge: a stable insertion sort, the order `sorted` gives.
+            let start = far.count
+            var from = 0.0, to = 0.0, hasBase = false
+            for r in strip {
+                if off(r) > 1e-6 {
+                    var j = far.count
+                    far.append(r)
+                    while j > start, along(r) < along(far[j - 1]) { far[j] = far[j - 1]; j -= 1 }
+                    far[j] = r
+                } else {
+                    // `min()` and `max()` of the base's distances: the first of equal ones kept.
+                    let t = along(r)
+                    if !hasBase { from = t; to = t; hasBase = true } else {
+                        if t < from { from = t }
+                        if t > to { to = t }
+                    }
+                }
+            }
+            guard far.count > start, hasBase, to > from else {
+                if far.count > start { far.removeSubrange(start...) }
+                return nil
+            }
+            return (Swift.max(0, from), Swift.min(l, to))
+        }
     }
 
     /// The general path's `strip(from:to:…)` for edge `f` (of a positive length) and the `under`-th of `polygons`:
@@ -316,31 +346,8 @@ extension Array where Element == PlanePoint {
         // The clipped strip is in `a` (`clipped` ≥ 0 points) or in `b` (`~clipped`).
         let inA = clipped! >= 0, count = inA ? clipped! : ~clipped!
         guard count >= 3 else { return nil }
-        return (inA ? scratch.a : scratch.b).withUnsafeBufferPointer { strip in
-            // The strip is convex with its base on the edge's line, so its far side is monotone along the edge. The
-            // far corners in order along the edge: a stable insertion sort, the order `sorted` gives.
-            let start = far.count
-            var from = 0.0, to = 0.0, hasBase = false
-            for r in strip[0 ..< count] {
-                if f.off(r) > 1e-6 {
-                    var j = far.count
-                    far.append(r)
-                    while j > start, f.along(r) < f.along(far[j - 1]) { far[j] = far[j - 1]; j -= 1 }
-                    far[j] = r
-                } else {
-                    // `min()` and `max()` of the base's distances: the first of equal ones kept.
-                    let t = f.along(r)
-                    if !hasBase { from = t; to = t; hasBase = true } else {
-                        if t < from { from = t }
-                        if t > to { to = t }
-                    }
-                }
-            }
-            guard far.count > start, hasBase, to > from else {
-                if far.count > start { far.removeSubrange(start...) }
-                return nil
-            }
-            return (Swift.max(0, from), Swift.min(f.l, to))
+        return (inA ? scratch.a : scratch.b).withUnsafeBufferPointer {
+            f.farSide(of: UnsafeBufferPointer(rebasing: $0[0 ..< count]), far: &far)
         }
     }
 
@@ -404,9 +411,9 @@ extension Array where Element == PlanePoint {
     private static func strip(from p: PlanePoint, to q: PlanePoint, outwardSign sign: Double, distance: Double,
                               under: Ring, strip: inout Ring, spare: inout Ring,
                               far: inout Ring) -> (from: Double, to: Double)? {
-        let dx = q.x - p.x, dy = q.y - p.y, l = hypot(dx, dy)
-        guard l > 0, under.count >= 3 else { return nil }
-        let ux = dx / l, uy = dy / l, nx = sign * uy, ny = -sign * ux
+        let f = EdgeFrame(p, q, outwardSign: sign)
+        guard f.l > 0, under.count >= 3 else { return nil }
+        let nx = f.nx, ny = f.ny
         strip.removeAll(keepingCapacity: true)
         strip.append(p)
         strip.append(q)
@@ -432,32 +439,7 @@ extension Array where Element == PlanePoint {
             swap(&strip, &spare)
             if strip.count < 3 { return nil }
         }
-        func along(_ r: PlanePoint) -> Double { (r.x - p.x) * ux + (r.y - p.y) * uy }
-        func off(_ r: PlanePoint) -> Double { (r.x - p.x) * nx + (r.y - p.y) * ny }
-        // The strip is convex with its base on the edge's line, so its far side is monotone along the edge. The far
-        // corners in order along the edge: a stable insertion sort, the order `sorted` gives.
-        let start = far.count
-        var from = 0.0, to = 0.0, hasBase = false
-        for r in strip {
-            if off(r) > 1e-6 {
-                var j = far.count
-                far.append(r)
-                while j > start, along(r) < along(far[j - 1]) { far[j] = far[j - 1]; j -= 1 }
-                far[j] = r
-            } else {
-                // `min()` and `max()` of the base's distances: the first of equal ones kept.
-                let t = along(r)
-                if !hasBase { from = t; to = t; hasBase = true } else {
-                    if t < from { from = t }
-                    if t > to { to = t }
-                }
-            }
-        }
-        guard far.count > start, hasBase, to > from else {
-            if far.count > start { far.removeSubrange(start...) }
-            return nil
-        }
-        return (Swift.max(0, from), Swift.min(l, to))
+        return strip.withUnsafeBufferPointer { f.farSide(of: $0, far: &far) }
     }
 }
 
