@@ -48,6 +48,21 @@ struct LightingFastPathTests {
         }
     }
 
+    /// A shade's numbers as bits (each colour's four components, in the fields' order, with a marker for each field
+    /// set): equal only when bit for bit the same, `-0` and `+0` and NaN payloads included.
+    static func bits(_ shade: FaceShade?) -> [UInt64]? {
+        guard let shade else { return nil }
+        var out: [UInt64] = []
+        func add(_ c: Color?, _ field: UInt64) {
+            guard let c else { return }
+            out += [field, c.red.bitPattern, c.green.bitPattern, c.blue.bitPattern, c.alpha.bitPattern]
+        }
+        add(shade.multiply, 1); add(shade.add, 2); add(shade.overlay, 3)
+        for c in shade.vertexMultiply ?? [] { add(c, 4) }
+        for c in shade.vertexAdd ?? [] { add(c, 5) }
+        return out
+    }
+
     /// `shade(_:bounds:)` — which takes the centre-only path when no corners are sampled (every face of a lattice
     /// under a directional light) — equals the shade formed from the general evaluation (`evaluatePoints`, as a
     /// report makes it, without the report's extras), bit for bit; and a point's lighting is the same whether its
@@ -77,7 +92,8 @@ struct LightingFastPathTests {
                         let general = lighting.evaluate(transforms, bounds: bounds, corners: lighting.usesVertices,
                                                         report: false)
                         let shade = lighting.shade(transforms, bounds: bounds)
-                        #expect(shade == Self.expectedShade(lighting, general), "\(lighting) at \(angle), \(bounds)")
+                        #expect(Self.bits(shade) == Self.bits(Self.expectedShade(lighting, general)),
+                                "\(lighting) at \(angle), \(bounds)")
                         if shade != nil { if lighting.usesVertices { withCorners += 1 } else { centreOnly += 1 } }
                         let reported = lighting.evaluate(transforms, bounds: bounds, corners: lighting.usesVertices)
                         #expect(reported?.centre.brightness == general?.centre.brightness
@@ -94,6 +110,46 @@ struct LightingFastPathTests {
         #expect(centreOnly > 2000)
         #expect(withCorners > 500)
         #expect(flippedFaces > 200)
+    }
+
+    /// `Lighting.MemberShading` — validated once, the lights prepared once (directions normalised, colours as
+    /// vectors), a centre-only face sampled straight from the matrices of the spaces its lights read, no
+    /// `FaceTransforms` formed — equals `shade(_:bounds:)` of the member's whole `FaceTransforms`, bit for bit, over
+    /// the same lightings (and an invalid one), cameras, turns and bounds as above.
+    @Test("a context's member shading equals shade(_:bounds:) bit for bit")
+    func memberShadingMatchesShadeBitForBit() {
+        var camera = LayerGeometry()
+        camera.bounds = CGRect(x: 0, y: 0, width: 400, height: 300)
+        camera.position = CGPoint(x: 200, y: 150)
+        camera.sublayerTransform = Transform3D.perspective(distance: 500)
+            .concatenating(Transform3D(rotationAngle: 0.4, x: 1, y: 0.3, z: 0))
+        var flipped = camera
+        flipped.isGeometryFlipped = true
+        let lightings = Self.lightings + [Lighting(lights: [.directional(Vector3(0, 1, -0.5), space: .view)], ambient: 2)]
+        let shadings = lightings.map(Lighting.MemberShading.init)
+        var centreOnly = 0, withCorners = 0, unlit = 0
+        for (c, context) in [camera, flipped].enumerated() {
+            let shared = FaceTransforms.Context(context, contentFlipped: c == 1)
+            for angle in stride(from: 0.0, to: 6.3, by: 0.45) {
+                let object = Transform3D(rotationAngle: angle, x: 0.3, y: 1, z: 0.2)
+                    .concatenating(Transform3D(translationX: -50, y: 20, z: 30))
+                let projected = object.concatenating(Transform3D(translationX: 150, y: 100, z: 0))
+                    .concatenating(context.sublayerSpaceTransform)
+                let transforms = shared.transforms(projected: projected, object: object)
+                for bounds in [CGRect(x: 0, y: 0, width: 100, height: 60), CGRect(x: 10, y: 5, width: -40, height: -30),
+                               CGRect(x: 0, y: 0, width: 0, height: 20), .null] {
+                    for (lighting, shading) in zip(lightings, shadings) {
+                        let general = lighting.shade(transforms, bounds: bounds)
+                        let member = shading.shade(projected: projected, object: object, in: shared, bounds: bounds)
+                        #expect(Self.bits(member) == Self.bits(general), "\(lighting) at \(angle), \(bounds)")
+                        if general == nil { unlit += 1 } else if lighting.usesVertices { withCorners += 1 } else { centreOnly += 1 }
+                    }
+                }
+            }
+        }
+        #expect(centreOnly > 2000)
+        #expect(withCorners > 500)
+        #expect(unlit > 500)
     }
 }
 

@@ -171,10 +171,20 @@ extension FaceTransforms {
             guard wantsScene || wantsView else {
                 return FaceTransforms(object: object, scene: projected, view: projected, projected: projected)
             }
-            let placed = spaceInverse.map { projected.concatenating($0) } ?? projected
-            return FaceTransforms(object: object, scene: wantsScene ? placed.concatenating(mirror) : projected,
-                                  view: wantsView ? placed.concatenating(camera) : projected, projected: projected)
+            let placed = placed(projected)
+            return FaceTransforms(object: object, scene: wantsScene ? scene(placed: placed) : projected,
+                                  view: wantsView ? view(placed: placed) : projected, projected: projected)
         }
+
+        /// A member drawn through `projected`, in the context's content space before its sublayer space: what
+        /// `scene(placed:)` and `view(placed:)` carry on.
+        func placed(_ projected: Transform3D) -> Transform3D {
+            spaceInverse.map { projected.concatenating($0) } ?? projected
+        }
+
+        /// The scene and view transforms of a member `placed` as `placed(_:)` gives it.
+        func scene(placed: Transform3D) -> Transform3D { placed.concatenating(mirror) }
+        func view(placed: Transform3D) -> Transform3D { placed.concatenating(camera) }
     }
 }
 

@@ -61,7 +61,7 @@ extension Lighting {
                                 report: Bool, ambientColour: Vector3)
         -> (behind: Bool, centre: PointLighting, centreTerms: [FaceLightingData.LightTerm],
             corners: [PointLighting]?)? {
-        let (behind, flip) = facing(transforms, middle: middle, report: report)
+        let (behind, flip) = facing(transforms.projected, middle: middle, report: report)
         var centreTerms: [FaceLightingData.LightTerm]? = report ? [] : nil
         guard let centre = evaluate(transforms, at: middle, flip: flip, ambientColour: ambientColour,
                                     terms: &centreTerms)
@@ -80,14 +80,14 @@ extension Lighting {
     /// Whether the face is seen from behind (always false unless `report` or the model flips such faces) and
     /// whether its normals are flipped for that: the face's +z points away from the viewer as drawn, after the
     /// camera and its perspective divide (the projected winding the renderer culls by).
-    private func facing(_ transforms: FaceTransforms, middle: CGPoint, report: Bool) -> (behind: Bool, flip: Bool) {
+    fileprivate func facing(_ projected: Transform3D, middle: CGPoint, report: Bool) -> (behind: Bool, flip: Bool) {
         let flips = twoSided && model != .bookOverlay
-        let behind = report || flips ? (transforms.projected.planeNormal(at: middle)?.z ?? 0) < 0 : false
+        let behind = report || flips ? (projected.planeNormal(at: middle)?.z ?? 0) < 0 : false
         return (behind, behind && flips)
     }
 
     /// A light space's sample of the plane (position and normal), asked for once per space a light uses.
-    private struct Samples {
+    fileprivate struct Samples {
         typealias Sample = (position: Vector3, normal: Vector3)
         var object: Sample?, scene: Sample?, view: Sample?
 
@@ -109,6 +109,28 @@ extension Lighting {
         }
     }
 
+    /// One light as the evaluation reads it: its colour as a vector and its direction normalised. The general
+    /// path prepares each light at each point it lights (`evaluate(_:at:…)`), `MemberShading` its lights once for
+    /// all the members of a context: the same numbers either way (the same operations on the same fields).
+    struct PreparedLight: Sendable {
+        var kind: Light.Kind
+        var space: Light.Space
+        var colour: Vector3
+        var intensity: Double
+        /// `direction?.normalized()`: set for a directional light.
+        var travel: Vector3?
+        var position: Vector3?
+        var attenuation: Light.Attenuation
+
+        init(_ light: Light) {
+            kind = light.kind; space = light.space
+            colour = Vector3(light.color.red, light.color.green, light.color.blue)
+            intensity = light.intensity
+            travel = light.direction?.normalized()
+            position = light.position; attenuation = light.attenuation
+        }
+    }
+
     /// The lighting at `point`; `terms`, when not `nil`, gets the per-light terms appended (a report's).
     private func evaluate(_ transforms: FaceTransforms, at point: CGPoint, flip: Bool, ambientColour: Vector3,
                           terms: inout [FaceLightingData.LightTerm]?) -> PointLighting? {
@@ -117,10 +139,21 @@ extension Lighting {
             guard let s = transforms.matrix(for: light.space).planeSample(at: point) else { return nil }
             samples[light.space] = s
         }
+        return lit(samples, lights: lights.lazy.map(PreparedLight.init), flip: flip, ambientColour: ambientColour,
+                   terms: &terms)
+    }
+
+    /// The lighting of a point from its samples in the spaces the lights read (every one of them set) and the
+    /// lights, in `lights` order: the one home of the terms' arithmetic. (Specialized for `MemberShading`'s
+    /// array and the general path's lazily prepared `lights`; ≈ 290 instructions a face for the book's one light,
+    /// most of it the terms' and the three spaces' bookkeeping: `@inline(__always)` was not honoured.)
+    fileprivate func lit<Lights: Sequence<PreparedLight>>(
+        _ samples: Samples, lights: Lights, flip: Bool, ambientColour: Vector3,
+        terms: inout [FaceLightingData.LightTerm]?) -> PointLighting? {
         var diffuse = Vector3.zero, specularSum = Vector3.zero, overlaySum = 0.0
-        terms?.reserveCapacity(lights.count)
+        terms?.reserveCapacity(self.lights.count)
         for light in lights {
-            let colour = Vector3(light.color.red, light.color.green, light.color.blue)
+            let colour = light.colour
             guard let sample = samples[light.space], light.kind != .ambient else {
                 terms?.append(.init(kind: light.kind, space: light.space, lDotN: 0, diffuse: 0, specular: 0,
                                     attenuation: 1))
@@ -135,7 +168,7 @@ extension Lighting {
                 travel = delta.normalized() ?? -lit
                 attenuation = light.attenuation.factor(atDistance: delta.length)
             } else {
-                travel = light.direction?.normalized() ?? -lit
+                travel = light.travel ?? -lit
                 attenuation = 1
             }
             let strength = light.intensity * attenuation
@@ -206,7 +239,7 @@ extension Lighting: FaceShader {
         guard corners else {
             // The centre alone (every face of a lattice under a directional light): `evaluatePoints`'s centre,
             // without its tuple and the optional corner array to make and destroy per face.
-            let flip = facing(transforms, middle: middle, report: false).flip
+            let flip = facing(transforms.projected, middle: middle, report: false).flip
             var noTerms: [FaceLightingData.LightTerm]?
             guard let centre = evaluate(transforms, at: middle, flip: flip, ambientColour: ambientColour, terms: &noTerms)
             else { return nil }
@@ -227,8 +260,10 @@ extension Lighting: FaceShader {
         }
     }
 
-    /// A flat shade from the centre's lighting.
-    private func shade(centre: PointLighting) -> FaceShade {
+    /// A flat shade from the centre's lighting. (Inlined: called, its result was copied and destroyed through
+    /// `FaceShade`'s outlined value witnesses per face.)
+    @inline(__always)
+    fileprivate func shade(centre: PointLighting) -> FaceShade {
         switch model {
         case .bookOverlay: return FaceShade(overlay: Color(white: 0, alpha: Self.alpha(centre)))
         case .lambert: return FaceShade(multiply: Self.colour(centre.brightness))
@@ -242,27 +277,36 @@ extension Lighting: FaceShader {
 
 extension Lighting {
     /// `shade(_:bounds:)` for the members of one 3D context, with what they share worked out once: whether the
-    /// lighting passes `validate()` (which `shade` asks per face) and which light spaces its lights read, so a
+    /// lighting passes `validate()` (which `shade` asks per face), which light spaces its lights read, so a
     /// member's transforms into the other spaces are not formed (the book's lighting reads the object space alone:
-    /// no 4×4 product per face). Each shade is `shade(_:bounds:)`'s for the member's `FaceTransforms`, bit for bit:
-    /// the same arithmetic on the same matrices. What a renderer asks a context lit by a `Lighting`. A class, so
-    /// that a renderer holding one per context passes a reference around rather than copies of the lighting.
+    /// no 4×4 product per face), and the lights prepared (directions normalised, colours as vectors). A face shaded
+    /// from its centre alone (no point light sampled at the vertices: every face of a lattice) is sampled in the
+    /// spaces its lights read straight from the matrices that carry it there, with no `FaceTransforms` of four
+    /// matrices formed. Each shade is `shade(_:bounds:)`'s for the member's `FaceTransforms`, bit for bit: the same
+    /// arithmetic on the same matrices (`LightingFastPathTests`). What a renderer asks a context lit by a
+    /// `Lighting`. A class, so that a renderer holding one per context passes a reference around rather than copies
+    /// of the lighting.
     package final class MemberShading: Sendable {
         let lighting: Lighting
         let isValid: Bool
-        /// A light other than an ambient one is given in the scene or the view space (`evaluate` reads those
-        /// spaces' matrices, and `projected` and `object`, which cost nothing to hand over).
-        let readsScene: Bool, readsView: Bool
+        /// A light other than an ambient one is given in the object, the scene or the view space (`evaluate` reads
+        /// those spaces' matrices, and `projected`).
+        let readsObject: Bool, readsScene: Bool, readsView: Bool
         /// `lighting.usesVertices` and `lighting.ambientColour`: each a walk over the lights.
         let usesVertices: Bool, ambientColour: Vector3
+        /// `lighting.lights`, prepared once rather than per face.
+        let lights: [PreparedLight]
 
         package init(_ lighting: Lighting) {
             self.lighting = lighting
             isValid = (try? lighting.validate()) != nil
-            readsScene = lighting.lights.contains { $0.kind != .ambient && $0.space == .scene }
-            readsView = lighting.lights.contains { $0.kind != .ambient && $0.space == .view }
+            func reads(_ space: Light.Space) -> Bool { lighting.lights.contains { $0.kind != .ambient && $0.space == space } }
+            readsObject = reads(.object)
+            readsScene = reads(.scene)
+            readsView = reads(.view)
             usesVertices = lighting.usesVertices
             ambientColour = lighting.ambientColour
+            lights = lighting.lights.map(PreparedLight.init)
         }
 
         /// The shade of a member drawn through `projected` into `context`, `object` relative to its solid, with
@@ -270,9 +314,37 @@ extension Lighting {
         package func shade(projected: Transform3D, object: Transform3D, in context: FaceTransforms.Context,
                            bounds: CGRect) -> FaceShade? {
             guard isValid else { return nil }
-            return lighting.shadeValidated(
-                context.transforms(projected: projected, object: object, scene: readsScene, view: readsView),
-                bounds: bounds, corners: usesVertices, ambientColour: ambientColour)
+            guard !usesVertices else {
+                return lighting.shadeValidated(
+                    context.transforms(projected: projected, object: object, scene: readsScene, view: readsView),
+                    bounds: bounds, corners: true, ambientColour: ambientColour)
+            }
+            // `shadeValidated`'s centre-only path, the samples taken as `evaluate(_:at:…)` takes them (in another
+            // order, which changes none of them nor whether one is missing).
+            let b = bounds.standardized
+            guard b.hasCorners else { return nil }
+            let middle = CGPoint(x: b.midX, y: b.midY)
+            let flip = lighting.facing(projected, middle: middle, report: false).flip
+            var samples = Samples()
+            if readsObject {
+                guard let s = object.planeSample(at: middle) else { return nil }
+                samples.object = s
+            }
+            if readsScene || readsView {
+                let placed = context.placed(projected)
+                if readsScene {
+                    guard let s = context.scene(placed: placed).planeSample(at: middle) else { return nil }
+                    samples.scene = s
+                }
+                if readsView {
+                    guard let s = context.view(placed: placed).planeSample(at: middle) else { return nil }
+                    samples.view = s
+                }
+            }
+            var noTerms: [FaceLightingData.LightTerm]?
+            guard let centre = lighting.lit(samples, lights: lights, flip: flip, ambientColour: ambientColour,
+                                            terms: &noTerms) else { return nil }
+            return lighting.shade(centre: centre)
         }
     }
 }
