@@ -264,8 +264,7 @@ extension Transform3D {
 
 extension Transform3D {
     /// The homogeneous product `(x, y, z, w) · M`.
-    // Inlined: a face's lighting sample, the renderer's per-corner maps (from another module) call it per point.
-    @inlinable @inline(__always)
+    @inlinable  // (the renderer's per-corner maps call it from another module)
     public func apply(_ p: Vector4) -> Vector4 {
         Vector4(
             x: p.x * m11 + p.y * m21 + p.z * m31 + p.w * m41,

@@ -98,7 +98,6 @@ public struct Vector4: Hashable, Sendable {
     public init(_ v: Vector3, w: Double) { self.init(x: v.x, y: v.y, z: v.z, w: w) }
 
     /// The point after the perspective divide, or `nil` at or behind the eye (w ≤ 0) or when not finite.
-    @inlinable @inline(__always)  // (per point of every face's lighting sample and depth polygon)
     public var projected: Vector3? {
         guard w > 0, x.isFinite, y.isFinite, z.isFinite, w.isFinite else { return nil }
         let p = Vector3(x / w, y / w, z / w)

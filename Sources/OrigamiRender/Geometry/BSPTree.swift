@@ -128,8 +128,10 @@ struct BSPTree {
             p.points.withUnsafeBufferPointer { for q in $0 { points.append(q) } }
         }
         // Each polygon's plane and sphere, its corners read in place (`makePolygon`'s arithmetic on the pool's buffer).
+        // (Into the table reserved above, taken out of `self` while the pool is read: a second table of that
+        // capacity cost a small scene more than its whole depth sort.)
         var made: [Polygon] = []
-        made.reserveCapacity(polygons.capacity)
+        swap(&made, &polygons)
         points.withUnsafeBufferPointer { pts in
             var first = 0
             for p in input {
