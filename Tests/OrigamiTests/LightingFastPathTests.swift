@@ -48,6 +48,31 @@ struct LightingFastPathTests {
         }
     }
 
+    /// The faces both bit-equality tests shade: two cameras (one flipped) × 14 turns of a face × 4 bounds (two
+    /// degenerate), each as (its context's shared part, projected transform, object transform, bounds, turn).
+    static func forEachFace(_ body: (FaceTransforms.Context, Transform3D, Transform3D, CGRect, Double) -> Void) {
+        var camera = LayerGeometry()
+        camera.bounds = CGRect(x: 0, y: 0, width: 400, height: 300)
+        camera.position = CGPoint(x: 200, y: 150)
+        camera.sublayerTransform = Transform3D.perspective(distance: 500)
+            .concatenating(Transform3D(rotationAngle: 0.4, x: 1, y: 0.3, z: 0))
+        var flipped = camera
+        flipped.isGeometryFlipped = true
+        for (c, context) in [camera, flipped].enumerated() {
+            let shared = FaceTransforms.Context(context, contentFlipped: c == 1)
+            for angle in stride(from: 0.0, to: 6.3, by: 0.45) {
+                let object = Transform3D(rotationAngle: angle, x: 0.3, y: 1, z: 0.2)
+                    .concatenating(Transform3D(translationX: -50, y: 20, z: 30))
+                let projected = object.concatenating(Transform3D(translationX: 150, y: 100, z: 0))
+                    .concatenating(context.sublayerSpaceTransform)
+                for bounds in [CGRect(x: 0, y: 0, width: 100, height: 60), CGRect(x: 10, y: 5, width: -40, height: -30),
+                               CGRect(x: 0, y: 0, width: 0, height: 20), .null] {
+                    body(shared, projected, object, bounds, angle)
+                }
+            }
+        }
+    }
+
     /// A shade's numbers as bits (each colour's four components, in the fields' order, with a marker for each field
     /// set): equal only when bit for bit the same, `-0` and `+0` and NaN payloads included.
     static func bits(_ shade: FaceShade?) -> [UInt64]? {
@@ -70,41 +95,24 @@ struct LightingFastPathTests {
     /// cameras (one flipped), with good and degenerate bounds.
     @Test("the centre-only shade equals the shade formed from the general evaluation")
     func centreOnlyShadeMatchesGeneralEvaluation() {
-        var camera = LayerGeometry()
-        camera.bounds = CGRect(x: 0, y: 0, width: 400, height: 300)
-        camera.position = CGPoint(x: 200, y: 150)
-        camera.sublayerTransform = Transform3D.perspective(distance: 500)
-            .concatenating(Transform3D(rotationAngle: 0.4, x: 1, y: 0.3, z: 0))
-        var flipped = camera
-        flipped.isGeometryFlipped = true
         var centreOnly = 0, withCorners = 0, flippedFaces = 0
-        for (c, context) in [camera, flipped].enumerated() {
-            let shared = FaceTransforms.Context(context, contentFlipped: c == 1)
-            for angle in stride(from: 0.0, to: 6.3, by: 0.45) {
-                let object = Transform3D(rotationAngle: angle, x: 0.3, y: 1, z: 0.2)
-                    .concatenating(Transform3D(translationX: -50, y: 20, z: 30))
-                let projected = object.concatenating(Transform3D(translationX: 150, y: 100, z: 0))
-                    .concatenating(context.sublayerSpaceTransform)
-                let transforms = shared.transforms(projected: projected, object: object)
-                for bounds in [CGRect(x: 0, y: 0, width: 100, height: 60), CGRect(x: 10, y: 5, width: -40, height: -30),
-                               CGRect(x: 0, y: 0, width: 0, height: 20), .null] {
-                    for lighting in Self.lightings {
-                        let general = lighting.evaluate(transforms, bounds: bounds, corners: lighting.usesVertices,
-                                                        report: false)
-                        let shade = lighting.shade(transforms, bounds: bounds)
-                        #expect(Self.bits(shade) == Self.bits(Self.expectedShade(lighting, general)),
-                                "\(lighting) at \(angle), \(bounds)")
-                        if shade != nil { if lighting.usesVertices { withCorners += 1 } else { centreOnly += 1 } }
-                        let reported = lighting.evaluate(transforms, bounds: bounds, corners: lighting.usesVertices)
-                        #expect(reported?.centre.brightness == general?.centre.brightness
-                                    && reported?.centre.specular == general?.centre.specular
-                                    && reported?.centre.overlay == general?.centre.overlay)
-                        #expect(reported.map { $0.centreTerms.count == lighting.lights.count } ?? true)
-                        #expect(general?.centreTerms.isEmpty ?? true)
-                        if reported?.isSeenFromBehind == true, lighting.twoSided, lighting.model != .bookOverlay,
-                           !lighting.usesVertices, shade != nil { flippedFaces += 1 }
-                    }
-                }
+        Self.forEachFace { shared, projected, object, bounds, angle in
+            let transforms = shared.transforms(projected: projected, object: object)
+            for lighting in Self.lightings {
+                let general = lighting.evaluate(transforms, bounds: bounds, corners: lighting.usesVertices,
+                                                report: false)
+                let shade = lighting.shade(transforms, bounds: bounds)
+                #expect(Self.bits(shade) == Self.bits(Self.expectedShade(lighting, general)),
+                        "\(lighting) at \(angle), \(bounds)")
+                if shade != nil { if lighting.usesVertices { withCorners += 1 } else { centreOnly += 1 } }
+                let reported = lighting.evaluate(transforms, bounds: bounds, corners: lighting.usesVertices)
+                #expect(reported?.centre.brightness == general?.centre.brightness
+                            && reported?.centre.specular == general?.centre.specular
+                            && reported?.centre.overlay == general?.centre.overlay)
+                #expect(reported.map { $0.centreTerms.count == lighting.lights.count } ?? true)
+                #expect(general?.centreTerms.isEmpty ?? true)
+                if reported?.isSeenFromBehind == true, lighting.twoSided, lighting.model != .bookOverlay,
+                   !lighting.usesVertices, shade != nil { flippedFaces += 1 }
             }
         }
         #expect(centreOnly > 2000)
@@ -118,33 +126,16 @@ struct LightingFastPathTests {
     /// the same lightings (and an invalid one), cameras, turns and bounds as above.
     @Test("a context's member shading equals shade(_:bounds:) bit for bit")
     func memberShadingMatchesShadeBitForBit() {
-        var camera = LayerGeometry()
-        camera.bounds = CGRect(x: 0, y: 0, width: 400, height: 300)
-        camera.position = CGPoint(x: 200, y: 150)
-        camera.sublayerTransform = Transform3D.perspective(distance: 500)
-            .concatenating(Transform3D(rotationAngle: 0.4, x: 1, y: 0.3, z: 0))
-        var flipped = camera
-        flipped.isGeometryFlipped = true
         let lightings = Self.lightings + [Lighting(lights: [.directional(Vector3(0, 1, -0.5), space: .view)], ambient: 2)]
         let shadings = lightings.map(Lighting.MemberShading.init)
         var centreOnly = 0, withCorners = 0, unlit = 0
-        for (c, context) in [camera, flipped].enumerated() {
-            let shared = FaceTransforms.Context(context, contentFlipped: c == 1)
-            for angle in stride(from: 0.0, to: 6.3, by: 0.45) {
-                let object = Transform3D(rotationAngle: angle, x: 0.3, y: 1, z: 0.2)
-                    .concatenating(Transform3D(translationX: -50, y: 20, z: 30))
-                let projected = object.concatenating(Transform3D(translationX: 150, y: 100, z: 0))
-                    .concatenating(context.sublayerSpaceTransform)
-                let transforms = shared.transforms(projected: projected, object: object)
-                for bounds in [CGRect(x: 0, y: 0, width: 100, height: 60), CGRect(x: 10, y: 5, width: -40, height: -30),
-                               CGRect(x: 0, y: 0, width: 0, height: 20), .null] {
-                    for (lighting, shading) in zip(lightings, shadings) {
-                        let general = lighting.shade(transforms, bounds: bounds)
-                        let member = shading.shade(projected: projected, object: object, in: shared, bounds: bounds)
-                        #expect(Self.bits(member) == Self.bits(general), "\(lighting) at \(angle), \(bounds)")
-                        if general == nil { unlit += 1 } else if lighting.usesVertices { withCorners += 1 } else { centreOnly += 1 }
-                    }
-                }
+        Self.forEachFace { shared, projected, object, bounds, angle in
+            let transforms = shared.transforms(projected: projected, object: object)
+            for (lighting, shading) in zip(lightings, shadings) {
+                let general = lighting.shade(transforms, bounds: bounds)
+                let member = shading.shade(projected: projected, object: object, in: shared, bounds: bounds)
+                #expect(Self.bits(member) == Self.bits(general), "\(lighting) at \(angle), \(bounds)")
+                if general == nil { unlit += 1 } else if lighting.usesVertices { withCorners += 1 } else { centreOnly += 1 }
             }
         }
         #expect(centreOnly > 2000)
