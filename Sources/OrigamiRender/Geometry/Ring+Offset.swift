@@ -75,28 +75,19 @@ struct EdgeSeal {
 struct PooledSeal {
     let segment: PlaneSegment
     let under: Int
-    /// The segment's length and direction as `PlaneSegment.isRunAlong` works them out: once per seal, not once per
-    /// edge of the face it is tested against.
-    private let l: Double, ux: Double, uy: Double
+    /// The segment's line as `PlaneSegment.isRunAlong` works it out: once per seal, not once per edge of the face it
+    /// is tested against.
+    private let line: PlaneSegment.Line
 
     init(segment: PlaneSegment, under: Int) {
         self.segment = segment
         self.under = under
-        let dx = segment.b.x - segment.a.x, dy = segment.b.y - segment.a.y
-        l = hypot(dx, dy)
-        ux = dx / l
-        uy = dy / l
+        line = PlaneSegment.Line(segment)
     }
 
-    /// `segment.isRunAlong(from: p, to: q, tolerance: tol)`, the same arithmetic (the tests compare the two).
+    /// `segment.isRunAlong(from: p, to: q, tolerance: tol)`.
     func isRunAlong(from p: PlanePoint, to q: PlanePoint, tolerance tol: Double) -> Bool {
-        guard l > tol else { return false }
-        let a = segment.a
-        func offLine(_ r: PlanePoint) -> Double { abs((r.x - a.x) * uy - (r.y - a.y) * ux) }
-        func along(_ r: PlanePoint) -> Double { (r.x - a.x) * ux + (r.y - a.y) * uy }
-        guard offLine(p) <= tol, offLine(q) <= tol else { return false }
-        let tp = along(p), tq = along(q)
-        return Swift.min(l, Swift.max(tp, tq)) - Swift.max(0, Swift.min(tp, tq)) > tol
+        line.isRunAlong(from: p, to: q, tolerance: tol)
     }
 }
 

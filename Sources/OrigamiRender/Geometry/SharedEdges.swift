@@ -9,14 +9,31 @@ struct PlaneSegment: Sendable {
     /// Whether the edge from `p` to `q` runs along this segment: both ends within `tolerance` of its line, and the
     /// two overlapping by more than `tolerance`.
     func isRunAlong(from p: PlanePoint, to q: PlanePoint, tolerance tol: Double) -> Bool {
-        let dx = b.x - a.x, dy = b.y - a.y, l = hypot(dx, dy)
-        guard l > tol else { return false }
-        let ux = dx / l, uy = dy / l
-        func offLine(_ r: PlanePoint) -> Double { abs((r.x - a.x) * uy - (r.y - a.y) * ux) }
-        func along(_ r: PlanePoint) -> Double { (r.x - a.x) * ux + (r.y - a.y) * uy }
-        guard offLine(p) <= tol, offLine(q) <= tol else { return false }
-        let tp = along(p), tq = along(q)
-        return Swift.min(l, Swift.max(tp, tq)) - Swift.max(0, Swift.min(tp, tq)) > tol
+        Line(self).isRunAlong(from: p, to: q, tolerance: tol)
+    }
+
+    /// The segment's start, length and direction, as `isRunAlong` reads them: worked out once and kept by a caller
+    /// that tests one segment against many edges (`PooledSeal`).
+    struct Line {
+        let a: PlanePoint, l: Double, ux: Double, uy: Double
+
+        init(_ segment: PlaneSegment) {
+            a = segment.a
+            let dx = segment.b.x - segment.a.x, dy = segment.b.y - segment.a.y
+            l = hypot(dx, dy)
+            ux = dx / l
+            uy = dy / l
+        }
+
+        /// `PlaneSegment.isRunAlong(from:to:tolerance:)` of the segment.
+        func isRunAlong(from p: PlanePoint, to q: PlanePoint, tolerance tol: Double) -> Bool {
+            guard l > tol else { return false }
+            func offLine(_ r: PlanePoint) -> Double { abs((r.x - a.x) * uy - (r.y - a.y) * ux) }
+            func along(_ r: PlanePoint) -> Double { (r.x - a.x) * ux + (r.y - a.y) * uy }
+            guard offLine(p) <= tol, offLine(q) <= tol else { return false }
+            let tp = along(p), tq = along(q)
+            return Swift.min(l, Swift.max(tp, tq)) - Swift.max(0, Swift.min(tp, tq)) > tol
+        }
     }
 }
 
