@@ -203,10 +203,12 @@ public struct Sweep: Sendable {
         let state = SweepState()
         let workers = max(1, min(jobs, variants.count))
         let writer = SweepFileWriter(threads: 2 * workers, capacity: 4 * workers, state: state)
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        // Each worker claims the next variant when it is free rather than taking every `workers`-th: the writers
+        // and the kernel take turns on the same cores, and a fixed share would leave one worker with the tail.
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
             do {
-                for (i, number) in variants.enumerated() where i % workers == worker {
-                    if state.failed { return }
+                while let i = state.claim(below: variants.count) {
+                    let number = variants[i]
                     let scene = try scene(ofVariant: number).instantiate()
                     let time = time(ofVariant: number)
                     let image = try Renderer.render(scene.root, size: scene.canvas.size, options: options, time: time)
@@ -383,12 +385,21 @@ func csvField(_ s: String) -> String {
     s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
 }
 
-/// Progress and the first error, shared by the workers.
+/// The next variant to render, progress and the first error, shared by the workers.
 private final class SweepState: @unchecked Sendable {
     private let lock = NSLock()
+    private var claimed = 0
     private var done = 0
     private(set) var error: Error?
     var failed: Bool { lock.withLock { error != nil } }
+    /// The next index below `count` to render, in order; `nil` when there is none or a worker has failed.
+    func claim(below count: Int) -> Int? {
+        lock.withLock {
+            guard error == nil, claimed < count else { return nil }
+            claimed += 1
+            return claimed - 1
+        }
+    }
     func finishOne() -> Int { lock.withLock { done += 1; return done } }
     func fail(_ e: Error) { lock.withLock { if error == nil { error = e } } }
 }
