@@ -71,6 +71,72 @@ struct PlaneChainTests {
         #expect(whole > 1000 && cut > 1000)
     }
 
+    /// A level `mapWithoutClipping` applies in a shortcut form or in full: the identity (also with −0 off its
+    /// diagonal), a diagonal scale (the device's 2.56, powers of two, one that underflows or overflows a coordinate,
+    /// a −0 off the diagonal, m33 ≠ 1), the device's scale and offset, or a perspective level.
+    static func anyLevel(_ g: inout SplitMix) -> Homography {
+        switch Int(g.next(0, 7)) {
+        case 0: return .identity
+        case 1: return Homography(Matrix3(m11: 1, m12: -0.0, m13: 0, m21: 0, m22: 1, m23: -0.0, m31: -0.0, m32: 0, m33: 1))
+        case 2, 3:
+            let scales = [2.56, 1, 2, 0.5, 3, Double.leastNormalMagnitude, 1e300, -1]
+            let s = scales[Int(g.next(0, Double(scales.count)))], t = g.next(0, 1) < 0.5 ? s : g.next(0.5, 3)
+            return Homography(Matrix3(m11: s, m12: 0, m13: -0.0, m21: -0.0, m22: t, m23: 0,
+                                      m31: 0, m32: -0.0, m33: g.next(0, 1) < 0.7 ? 1 : g.next(0.5, 2)))
+        case 4:
+            return Homography(Matrix3(m11: 2, m12: 0, m13: 0, m21: 0, m22: 2, m23: 0,
+                                      m31: g.next(-100, 300), m32: g.next(-100, 300), m33: 1))
+        default: return perspectiveLevel(&g, distance: g.next(300, 2000))
+        }
+    }
+
+    /// A level in perspective that keeps x = 0 and y = 0 on the axes (its X and Y take no part of the other
+    /// coordinate or of w): corners on an axis come out with a zero coordinate, which no shortcut may take.
+    static func axisKeepingLevel(_ g: inout SplitMix) -> Homography {
+        Homography(Matrix3(m11: g.next(0.5, 2), m12: 0, m13: g.next(-1e-3, 1e-3),
+                           m21: 0, m22: g.next(0.5, 2), m23: g.next(-1e-3, 1e-3), m31: 0, m32: 0, m33: 1))
+    }
+
+    @Test("levels that are the identity or diagonal are applied in short forms to the bit (zeros, overflow, behind the eye)")
+    func shortcutLevelsAreTheGeneralPath() {
+        var g = SplitMix(23)
+        var whole = 0, withZeros = 0, cut = 0
+        var scratch: Ring = []
+        for k in 0..<1500 {
+            let chain = PlaneChain((0..<(1 + k % 4)).map { _ in Self.anyLevel(&g) }, canvas: Self.canvas)
+            let affine = chain.levels.allSatisfy { $0.matrix.m13 == 0 && $0.matrix.m23 == 0 && $0.matrix.m33 > 0 }
+            for _ in 0..<8 {
+                // Rectangles and polygons on the canvas, big ones reaching behind the eye, rectangles with a corner on
+                // an axis, and now and then a point that is not finite.
+                var r: Ring
+                switch Int(g.next(0, 4)) {
+                case 0: r = Self.ring(&g, scale: 150)
+                case 1: r = Self.ring(&g, scale: 5_000)
+                default:
+                    let w = g.next(1, 300), h = g.next(1, 300), left = g.next(0, 1) < 0.5, y = g.next(0, 1) < 0.5 ? 0 : -h
+                    r = PlaneRect(minX: left ? 0 : -w, minY: y, maxX: left ? w : 0, maxY: y + h).corners
+                }
+                if g.next(0, 1) < 0.03 { r[0] = PlanePoint(k % 2 == 0 ? .infinity : .nan, r[0].y) }
+                let h = g.next(0, 1) < 0.5 ? Self.axisKeepingLevel(&g) : Self.perspectiveLevel(&g, distance: g.next(400, 2000))
+                let after = chain.mapThroughClips(r, first: h)
+                #expect(Self.bits(chain.map(r, after: h)) == Self.bits(after))
+                chain.map(r, after: h, into: &scratch)
+                #expect(Self.bits(scratch) == Self.bits(after))
+                if !affine {
+                    // (An affine chain maps a ring with no level before it through its product instead.)
+                    #expect(Self.bits(chain.map(r)) == Self.bits(chain.mapThroughClips(r, first: nil)))
+                }
+                if after.count == r.count {
+                    whole += 1
+                    if after.contains(where: { $0.x == 0 || $0.y == 0 }) { withZeros += 1 }
+                } else {
+                    cut += 1
+                }
+            }
+        }
+        #expect(whole > 2000 && cut > 1000 && withZeros > 300)
+    }
+
     @Test("a face's bounds mapped without the corners' array are its corners' ring mapped, to the bit")
     func cornersAreTheCornersRing() {
         var g = SplitMix(21)

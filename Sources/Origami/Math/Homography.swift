@@ -39,7 +39,19 @@ extension Homography {
 
     /// The image of `p`, or `nil` when it lands at or behind the eye (W ≤ ε·scale) or is not finite.
     public func apply(_ p: CGPoint) -> CGPoint? {
-        Homography.dehomogenized(applyHomogeneous(p))
+        apply(x: Double(p.x), y: Double(p.y)).map { CGPoint(x: $0.x, y: $0.y) }
+    }
+
+    /// `apply(_:)` on doubles: `(X/W, Y/W)` of `(x, y, 1) · H`, or `nil` when W ≤ ε·max(|X|, |Y|) (`hasImage`). The
+    /// one home of a point's image: `apply`, `unapply` and the renderer's seals (`PlaneChain.map(point:)`, in another
+    /// module, hence inlinable: two points a seal) call it.
+    @inlinable @inline(__always)
+    package func apply(x: Double, y: Double) -> (x: Double, y: Double)? {
+        let m = matrix
+        // `applyHomogeneous`'s product (`Matrix3.apply` of (x, y, 1): `1 · m31` is `m31`, to the bit).
+        let hx = x * m.m11 + y * m.m21 + m.m31, hy = x * m.m12 + y * m.m22 + m.m32, hw = x * m.m13 + y * m.m23 + m.m33
+        guard Homography.hasImage(x: hx, y: hy, w: hw) else { return nil }
+        return (hx / hw, hy / hw)
     }
 
     /// The point that `self` maps to `p`, or `nil` when there is none in front of the eye: the map is singular
@@ -47,28 +59,25 @@ extension Homography {
     public func unapply(_ p: CGPoint) -> CGPoint? {
         guard let inverse = matrix.inverted() else { return nil }
         // (x, y, 1)·H⁻¹ = (X, Y, W) means (X/W, Y/W, 1)·H = (p, 1)/W: the forward w is 1/W, so it must be > 0.
-        return Homography.dehomogenized(inverse.apply(Vector3(Double(p.x), Double(p.y), 1)))
+        return Homography(inverse).apply(p)
     }
 
-    /// `(X/W, Y/W)`, or `nil` when W ≤ ε·max(|X|, |Y|): behind the eye, or so close to W = 0 that the only
-    /// thing left of the quotient is rounding noise (exactly on the vanishing line, W comes out as ±1e-16
+    /// Whether the homogeneous point `h` has an image, `(h.x / h.z, h.y / h.z)`: hit queries divide first and ask
+    /// this only of a quotient that lands inside a layer, so the test is off a miss's path.
+    @inline(__always)
+    static func hasImage(_ h: Vector3) -> Bool { hasImage(x: h.x, y: h.y, w: h.z) }
+
+    /// Whether `(X/W, Y/W)` is an image: not when W ≤ ε·max(|X|, |Y|) — behind the eye, or so close to W = 0 that
+    /// the only thing left of the quotient is rounding noise (exactly on the vanishing line, W comes out as ±1e-16
     /// rather than 0).
     ///
     /// Written as four comparisons because hit queries run it per candidate: a NaN fails every `<` and `>`, and
     /// once W > 1e-12·max(|X|, |Y|) with all three finite, |X/W| and |Y/W| are below 1e12, so the quotient needs no
     /// check of its own.
-    @inline(__always)
-    private static func dehomogenized(_ h: Vector3) -> CGPoint? {
-        guard hasImage(h) else { return nil }
-        return CGPoint(x: h.x / h.z, y: h.y / h.z)
-    }
-
-    /// Whether `dehomogenized(h)` is a point (its quotient is then `(h.x / h.z, h.y / h.z)`): hit queries divide
-    /// first and ask this only of a quotient that lands inside a layer, so the test is off a miss's path.
-    @inline(__always)
-    static func hasImage(_ h: Vector3) -> Bool {
-        let ax = abs(h.x), ay = abs(h.y)
-        return h.z > 1e-12 * (ax > ay ? ax : ay) && h.z < .infinity && ax < .infinity && ay < .infinity
+    @inlinable @inline(__always)
+    static func hasImage(x: Double, y: Double, w: Double) -> Bool {
+        let ax = abs(x), ay = abs(y)
+        return w > 1e-12 * (ax > ay ? ax : ay) && w < .infinity && ax < .infinity && ay < .infinity
     }
 }
 

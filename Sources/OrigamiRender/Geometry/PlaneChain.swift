@@ -38,6 +38,10 @@ struct PlaneChain: Sendable {
     /// Whether every level is affine (`affineProduct`'s test): else no product with a level prepended is either, and
     /// a face's map need not try one.
     private let levelsAreAffine: Bool
+    /// Per level (2 bits each, the first level in the lowest; 0 from the 33rd on): which of `Shortcut`'s forms
+    /// `mapWithoutClipping` may apply it in, to a point a level before it has normalized. Worked out once per chain:
+    /// a context's faces all see its chain.
+    private let shortcuts: UInt64
 
     /// A chain that clips to the visible `canvas` (device units), enlarged by `viewportMargin`.
     init(_ levels: [Homography], canvas: PlaneRect) {
@@ -56,6 +60,32 @@ struct PlaneChain: Sendable {
         self.levels = levels; self.viewport = viewport
         affine = Self.affineProduct(first: nil, levels)
         levelsAreAffine = levels.allSatisfy(Self.isAffine)
+        var shortcuts: UInt64 = 0
+        for (i, h) in levels.prefix(32).enumerated() { shortcuts |= Shortcut.of(h.matrix) << (2 * UInt64(i)) }
+        self.shortcuts = shortcuts
+    }
+
+    /// The forms a level can be applied in, to the bit, to a point the level before it has normalized — finite, w ≥ 0,
+    /// and its largest coordinate ±1 exactly (`normalized` divides the coordinate whose size it divides by by itself)
+    /// — instead of `step`'s nine products, six sums and (for the identity) three divisions:
+    /// - `identity`: `(x·1 + y·0) + w·0` is x whenever x ≠ 0 (`x·1` is x, `y·0` and `w·0` are zeros, and a nonzero x
+    ///   plus a zero is x), likewise y and w; `normalized` then divides by max(|x|, |y|, |w|) = 1, which changes
+    ///   nothing. So the level leaves such a point as it is. (A zero coordinate could come out with the other sign
+    ///   of zero: such a point takes `step`.)
+    /// - `diagonal` (only m11, m22, m33 may be nonzero: the device's scale): `(x·m11 + y·m21) + w·m31` is `x·m11`
+    ///   whenever that product is not zero (the two other terms are zeros: y and w are finite), likewise y and w,
+    ///   and `normalized` and the tests follow as in `step`. (A zero product takes `step`.)
+    /// Nothing more can be composed without changing the bits: each level's `normalized` divides by the largest
+    /// coordinate, which rounds unless it is a power of two, and the next level's products start from the rounded
+    /// point — the device's scale (2.56 for the benchmarks' canvas) is not one. (Nor can the first level take a
+    /// shortcut when nothing was mapped before it: its point, (x, y, 1), is not normalized.)
+    private enum Shortcut {
+        static let none: UInt64 = 0, identity: UInt64 = 1, diagonal: UInt64 = 2
+
+        static func of(_ m: Matrix3) -> UInt64 {
+            guard m.m12 == 0, m.m13 == 0, m.m21 == 0, m.m23 == 0, m.m31 == 0, m.m32 == 0 else { return none }
+            return m.m11 == 1 && m.m22 == 1 && m.m33 == 1 ? identity : diagonal
+        }
     }
 
     /// `affineProduct`'s test of one level: its w column is (0, 0, positive).
@@ -136,8 +166,10 @@ struct PlaneChain: Sendable {
     }
 
     private func map(_ ring: UnsafeBufferPointer<PlanePoint>, after h: Homography, into out: inout Ring) {
-        // (Only a chain of affine levels can make an affine product with `h`: most faces are seen in perspective.)
-        map(ring, first: h, affine: levelsAreAffine ? Self.affineProduct(first: h, levels) : nil, into: &out)
+        // (Only a chain of affine levels can make an affine product with an affine `h`: most faces are seen in
+        // perspective.)
+        map(ring, first: h, affine: levelsAreAffine && Self.isAffine(h) ? Self.affineProduct(first: h, levels) : nil,
+            into: &out)
     }
 
     /// The ring through `first` (when given), then `levels`, into `out` (emptied first); `affine` is the product of
@@ -190,11 +222,24 @@ struct PlaneChain: Sendable {
         guard n >= 3, n <= 64 else { return false }
         let v = viewport
         out.reserveCapacity(n)
+        let shortcuts = shortcuts
         let mapped = levels.withUnsafeBufferPointer { levels -> Bool in
             for p in ring {
                 var q = HomogeneousPoint(x: p.x, y: p.y, w: 1)
-                if let first, !Self.step(&q, first.matrix) { return false }
-                for h in levels where !Self.step(&q, h.matrix) { return false }
+                // The level after which the point is normalized (`Shortcut`): `first`, else the first of `levels`.
+                var i = 0, kinds = shortcuts
+                if let first {
+                    guard Self.step(&q, first.matrix) else { return false }
+                } else if let h = levels.first {
+                    guard Self.step(&q, h.matrix) else { return false }
+                    i = 1
+                    kinds >>= 2
+                }
+                while i < levels.count {
+                    guard Self.step(&q, levels[i].matrix, shortcut: kinds & 3) else { return false }
+                    i += 1
+                    kinds >>= 2
+                }
                 // `divided(within:)`'s clips, in its order (each would keep a point on its inner side): the sides
                 // `clipped(a:b:c:)` tests, `a·x + b·y + c·w`, whose zero terms add a signed zero, which changes
                 // neither the sum of a nonzero term nor the sign test (≥ 0) of a zero sum. A point that is not finite
@@ -217,32 +262,58 @@ struct PlaneChain: Sendable {
         return true
     }
 
+    /// `step(&p, m)` for a point a level before has normalized, in the form `shortcut` (`Shortcut`) when it applies
+    /// to the bit, else in full.
+    @inline(__always)
+    private static func step(_ p: inout HomogeneousPoint, _ m: Matrix3, shortcut: UInt64) -> Bool {
+        if shortcut == Shortcut.identity {
+            if p.x != 0, p.y != 0, p.w != 0 { return true }
+        } else if shortcut == Shortcut.diagonal {
+            let x = p.x * m.m11, y = p.y * m.m22, w = p.w * m.m33
+            if x != 0, y != 0, w != 0 { return normalized(x, y, w, into: &p) }
+        }
+        return step(&p, m)
+    }
+
     /// One level of `mapWithoutClipping` for one point: `map(_:through:)`'s image, normalized as it is, false when
     /// its clip would cut the point (w < 0) or it is not finite (the general path's test after each level).
     @inline(__always)
     private static func step(_ p: inout HomogeneousPoint, _ m: Matrix3) -> Bool {
-        p = HomogeneousPoint(x: p.x * m.m11 + p.y * m.m21 + p.w * m.m31,
-                             y: p.x * m.m12 + p.y * m.m22 + p.w * m.m32,
-                             w: p.x * m.m13 + p.y * m.m23 + p.w * m.m33).normalized
-        // `inFrontOfEye`'s side, 0·x + 0·y + 1·w, has the sign of w for a finite point.
-        return p.w >= 0 && p.isFinite
+        normalized(p.x * m.m11 + p.y * m.m21 + p.w * m.m31, p.x * m.m12 + p.y * m.m22 + p.w * m.m32,
+                   p.x * m.m13 + p.y * m.m23 + p.w * m.m33, into: &p)
     }
 
-    /// One point, or `nil` when it lies behind the eye at some level: `Homography.apply` level by level (the test
-    /// compares the two), its arithmetic inline and without `CGPoint`s — a scene's seals map two points each.
-    func map(point p: PlanePoint) -> PlanePoint? {
-        var x = p.x, y = p.y
-        for h in levels {
-            let m = h.matrix
-            // `Matrix3.apply` of (x, y, 1): `1 · m31` is `m31`, to the bit.
-            let hx = x * m.m11 + y * m.m21 + m.m31, hy = x * m.m12 + y * m.m22 + m.m32, hw = x * m.m13 + y * m.m23 + m.m33
-            // `Homography.hasImage`: in front of the eye by more than rounding, and finite.
-            let ax = abs(hx), ay = abs(hy)
-            guard hw > 1e-12 * (ax > ay ? ax : ay), hw < .infinity, ax < .infinity, ay < .infinity else { return nil }
-            x = hx / hw
-            y = hy / hw
+    /// `(x, y, w).normalized` into `p` and whether it is finite with w ≥ 0 (`inFrontOfEye`'s side, 0·x + 0·y + 1·w,
+    /// has the sign of w for a finite point); `p` is left as it was when not. The same answer and point with fewer
+    /// tests: `normalized` divides by the largest size when it is finite and positive, else keeps the point. When the
+    /// three are finite this largest size is the same number however it is picked (sizes that tie are the same
+    /// bits, `abs` makes no −0), and the quotients are finite (none is above 1 in size); when one is not, the answer
+    /// is false either way (`normalized` keeps the point, or a NaN or infinity divided by a finite size stays so).
+    /// (w is tested after the division: a negative w divided by a large size can come out −0, which passes.)
+    @inline(__always)
+    private static func normalized(_ x: Double, _ y: Double, _ w: Double, into p: inout HomogeneousPoint) -> Bool {
+        let ax = abs(x), ay = abs(y), aw = abs(w)
+        guard ax < .infinity, ay < .infinity, aw < .infinity else { return false }
+        let axy = ax > ay ? ax : ay, m = axy > aw ? axy : aw
+        guard m > 0 else {
+            p = HomogeneousPoint(x: x, y: y, w: w)
+            return w >= 0
         }
-        return PlanePoint(x, y)
+        let q = HomogeneousPoint(x: x / m, y: y / m, w: w / m)
+        guard q.w >= 0 else { return false }
+        p = q
+        return true
+    }
+
+    /// One point, or `nil` when it lies behind the eye at some level: `Homography.apply` level by level, on doubles
+    /// (`apply(x:y:)`, its one home) — a scene's seals map two points each.
+    func map(point p: PlanePoint) -> PlanePoint? {
+        var q = (x: p.x, y: p.y)
+        for h in levels {
+            guard let r = h.apply(x: q.x, y: q.y) else { return nil }
+            q = r
+        }
+        return PlanePoint(q.x, q.y)
     }
 
     /// `map(point:)` as `Homography.apply` gives it, through `CGPoint`s: what the inline form is tested against.
