@@ -85,4 +85,160 @@ struct RenderTreeTests {
         #expect(members[2].node.contentsScale == 2 && members[1].node.contentsGravity == .topLeft)
         #expect(members[6].node.contentsScale == 1 && members[4].node.contentsScale == 3)
     }
+
+    /// A tree with text, an image, outlines (a pyramid's faces), lighting, a hidden subtree, a context inside a face,
+    /// nested transform layers and a layer that masks to its bounds.
+    static func mixedTree() throws -> Layer {
+        let root = Layer(name: "root")
+        root.frame = CGRect(x: 0, y: 0, width: 400, height: 300)
+        root.backgroundColor = Color(red: 0.2, green: 0.3, blue: 0.4)
+        root.borderWidth = 2; root.borderColor = Color(red: 1.5, green: 0, blue: 0, alpha: 0.5); root.cornerRadius = 6
+        let text = TextLayer()
+        text.name = "text"
+        text.frame = CGRect(x: 10, y: 10, width: 120, height: 40)
+        text.string = "table rows"
+        try root.addSublayer(text)
+        let picture = Layer(name: "picture")
+        picture.frame = CGRect(x: 150, y: 10, width: 64, height: 48)
+        picture.contents = try #require(Bitmap(width: 8, height: 6, color: Color(red: 0.2, green: 0.4, blue: 0.6)))
+        picture.contentsGravity = .bottomLeft
+        picture.contentsScale = 0.5  // the image overhangs the bounds: the extent grows
+        try root.addSublayer(picture)
+        let masked = Layer(name: "masked")
+        masked.frame = CGRect(x: 230, y: 10, width: 40, height: 40)
+        masked.masksToBounds = true
+        let overhang = Layer(name: "overhang")
+        overhang.frame = CGRect(x: 20, y: 20, width: 60, height: 60)
+        try masked.addSublayer(overhang)
+        try root.addSublayer(masked)
+        let hidden = Layer(name: "hidden")
+        hidden.isHidden = true
+        try hidden.addSublayer(Layer(name: "under hidden"))
+        try root.addSublayer(hidden)
+
+        let container = Layer(name: "container")
+        container.frame = CGRect(x: 50, y: 80, width: 300, height: 200)
+        var perspective = Transform3D.identity
+        perspective.m34 = -1.0 / 500
+        container.sublayerTransform = perspective.rotated(by: 0.4, x: 1, y: 1, z: 0)
+        container.lighting = Lighting.book
+        try root.addSublayer(container)
+        let pyramid = try Solid.pyramid(sides: 5, radius: 40, height: 60)
+        pyramid.position = CGPoint(x: 80, y: 100)
+        try container.addSublayer(pyramid)
+        // Transform layers two deep, the inner one half transparent, holding a cube whose face holds a context.
+        let outer = TransformLayer(), inner = TransformLayer()
+        outer.frame = container.bounds
+        inner.frame = container.bounds
+        inner.opacity = 0.5
+        inner.transform = Transform3D.identity.rotated(by: 0.3, x: 0, y: 1, z: 0)
+        try container.addSublayer(outer)
+        try outer.addSublayer(inner)
+        let cube = try Solid.cube(size: 50)
+        cube.position = CGPoint(x: 220, y: 100)
+        cube.zPosition = 20
+        cube.faces[2].isDoubleSided = false
+        cube.faces[3].backgroundColor = Color(red: 0, green: 1, blue: 0)
+        try inner.addSublayer(cube)
+        let badge = Layer(name: "badge")
+        badge.frame = CGRect(x: 30, y: 30, width: 40, height: 10)  // overhangs its face
+        badge.backgroundColor = Color(red: 1, green: 1, blue: 1)
+        try cube.faces[3].addSublayer(badge)
+        let flat = Layer(name: "flat")
+        flat.frame = CGRect(x: 10, y: 150, width: 30, height: 30)
+        flat.zPosition = -3
+        try outer.addSublayer(flat)
+        return root
+    }
+
+    /// The node table (`RenderNodeTable`): every node reached through the members answers what the presentation
+    /// node it was frozen from says — drawing values, the member values, the scene (which members, their order and
+    /// solids), the contents, the glyph rings and the extent (its bounds, image and text, and its members' extents
+    /// unless it masks to its bounds) — for a tree with text, an image, outlines, lighting, a hidden subtree, nested
+    /// transform layers and a context inside a face; and nodes stay readable, on other threads too, after the tree
+    /// that made them is gone.
+    @Test("Every node read from the node table answers what its presentation node says")
+    func nodeTableAnswersThePresentationTree() async throws {
+        let presentation = PresentationTree(try Self.mixedTree(), placement: .canvas)
+        let tree = try RenderTree(presentation)
+        var checked = 0, lit = 0, withMembers = 0
+        // Node `i` and its members, depth first; returns its extent.
+        func check(_ node: RenderNode, _ i: Int) throws -> PlaneRect {
+            checked += 1
+            let p = presentation[i]
+            #expect(p.kind != .transformLayer, "node \(i)")
+            #expect(node.bounds == p.bounds.standardized, "node \(i)")
+            #expect(node.name == p.name, "node \(i)")
+            #expect(node.backgroundColor == p.backgroundColor?.clamped, "node \(i)")
+            #expect(node.borderWidth == max(0, p.borderWidth) && node.borderColor == p.borderColor.clamped, "node \(i)")
+            #expect(node.cornerRadius == max(0, p.cornerRadius), "node \(i)")
+            #expect(node.opacity == min(max(p.opacity, 0), 1) && node.masksToBounds == p.masksToBounds, "node \(i)")
+            #expect(node.isDoubleSided == p.isDoubleSided && node.zPosition == p.geometry.zPosition, "node \(i)")
+            #expect(node.transform == presentation.transform(of: i), "node \(i)")
+            #expect(node.inheritedOpacity == presentation.inheritedOpacity(of: i), "node \(i)")
+            #expect(node.shape == p.outline, "node \(i)")
+            #expect(node.contents == p.contents && node.contentsGravity == p.contentsGravity, "node \(i)")
+            #expect(node.contentsScale == RenderNode.usable(contentsScale: p.contentsScale), "node \(i)")
+            #expect(node.text == p.text, "node \(i)")
+            let b = node.planeBounds
+            let rings = try p.text.map { try Outlines.text($0, in: b) } ?? []
+            #expect(node.textRings == rings, "node \(i)")
+            let c = presentation.context(of: i)
+            if c >= 0, let lighting = presentation.lighting(of: c) {
+                lit += 1
+                #expect(node.shade == lighting.shade(presentation.faceTransforms(of: i), bounds: p.bounds), "node \(i)")
+            } else {
+                #expect(node.shade == nil, "node \(i)")
+            }
+            // The scene: the drawable members in tree order, a solid numbered by its first member.
+            let members = node.members, drawn = presentation.drawableMembers(of: i)
+            #expect(members.map(\.treeIndex) == Array(drawn.indices), "node \(i)")
+            if !members.isEmpty { withMembers += 1 }
+            var extent = b
+            for (order, (m, k)) in zip(members, drawn).enumerated() {
+                let parent = presentation.parent(of: k)
+                let first = drawn.firstIndex { presentation.parent(of: $0) == parent && parent != i } ?? order
+                #expect(m.solid == (parent == i ? order : first), "node \(i) member \(order)")
+                #expect(m.transform == m.node.transform && m.shade == m.node.shade && m.zPosition == m.node.zPosition,
+                        "node \(i) member \(order)")
+                let e = try check(m.node, k)
+                if !node.masksToBounds, var r = RenderNode.flatBounds(e, transform: m.transform, member: order) {
+                    r = PlaneRect(minX: max(r.minX, -1e7), minY: max(r.minY, -1e7), maxX: min(r.maxX, 1e7), maxY: min(r.maxY, 1e7))
+                    extent = extent.union(r)
+                }
+            }
+            if !node.masksToBounds {
+                if let image = node.contents,
+                   let r = RenderNode.contentsRect(image, gravity: node.contentsGravity, scale: node.contentsScale, in: b) {
+                    extent = extent.union(r)
+                }
+                if let t = PlaneRect.bounding(rings.flatMap { $0 }) { extent = extent.union(t) }
+            }
+            #expect(node.extent == extent, "node \(i)")
+            return node.extent
+        }
+        let root = try #require(tree.members.first)
+        #expect(tree.members.count == 1 && root.treeIndex == 0 && root.solid == 0)
+        _ = try check(root.node, 0)
+        // Every drawn layer but the transform layers, once each (not the hidden one and its sublayer): the root,
+        // text, picture, masked and its sublayer, container, the pyramid's and the cube's faces, the badge, flat;
+        // lit, the container's members; with a scene, the root, masked, container and the badge's face.
+        let drawn = (0 ..< presentation.count).filter { presentation.renderedNodes[$0] && presentation.kind(of: $0) != .transformLayer }
+        let container = try #require((0 ..< presentation.count).first { presentation.name(of: $0) == "container" })
+        let pyramidFaces = presentation.drawableMembers(of: container).count - 7
+        #expect(checked == drawn.count && checked == 14 + pyramidFaces && pyramidFaces >= 5)
+        #expect(lit == pyramidFaces + 7 && withMembers == 4)
+        #expect(presentation.drawableMembers(of: 0).count == 4)
+
+        // A scene's nodes outlive the tree they came from, and are read on other threads.
+        let faces = try #require(RenderTree(presentation).members.first).node.members[3].node.members
+        #expect(faces.count == pyramidFaces + 7)
+        let bounds = await withTaskGroup(of: [CGRect].self) { group in
+            for _ in 0 ..< 4 { group.addTask { faces.map(\.node.bounds) } }
+            var all: [[CGRect]] = []
+            for await b in group { all.append(b) }
+            return all
+        }
+        #expect(bounds.allSatisfy { $0 == faces.map(\.node.bounds) })
+    }
 }

@@ -816,7 +816,9 @@ final class Painter {
                 source(text.foregroundColor, inner)
                 try cr.fill(chain.map(node.textRings))
             }
-            if !node.members.isEmpty { try drawScene(node.members, chain: chain, filter: inner) }
+            // (Read once: a node's members are made from its render tree's table when asked for.)
+            let members = node.members
+            if !members.isEmpty { try drawScene(members, chain: chain, filter: inner) }
 
             if plan.shadesGroup, let shade = node.shade {
                 try applyVertexShade(shade, bounds: bounds, clip: filled, chain: chain, grow: plan.isSealed ? pixel / 2 : 0)

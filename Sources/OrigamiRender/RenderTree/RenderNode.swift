@@ -8,53 +8,90 @@ import Origami
 /// keep changing. The drawing properties are the presentation node's, read as painting uses them (colours
 /// clamped, sizes at least 0, opacity in 0…1) and stored as such: a node keeps only what painting reads, not a
 /// copy of the presentation node (most of a kilobyte, the hit-testing tables' fields among it).
-public final class RenderNode: Sendable {
-    // Stored in the order painting reads them (a class's fields lie in declaration order): what the depth order
-    // and a plain face's fill read first, the rarely read last.
+///
+/// A node is a row of its render tree's node table (`RenderNodeTable`), read through this view: the table is one
+/// array of plain records (`Record`) and one of scene members for the whole tree, where each node had been an
+/// object of its own — a lattice's 6 000 faces were 6 000 allocations made, initialized, released and freed per
+/// render. Copying a node is a reference and a pointer; nothing reads a node's identity.
+///
+/// `@unchecked Sendable`: `record` points into the table the node holds, which is immutable once made.
+public struct RenderNode: @unchecked Sendable {
+    /// The table the node is a row of: held, so that `record` stays valid while the node is.
+    let table: RenderNodeTable
+    /// Its row in `table.records`, read in place (a field is one load from it).
+    let record: UnsafePointer<Record>
+
+    /// What a node is, stored in its table's row. (Fields in the order painting reads them: what the depth order and
+    /// a plain face's fill read first, the rarely read last.)
+    struct Record: Sendable {
+        let transform: Transform3D
+        let extent: PlaneRect
+        let bounds: CGRect
+        let opacity: Double
+        let inheritedOpacity: Double
+        let zPosition: Double
+        let isDoubleSided: Bool
+        let masksToBounds: Bool
+        let backgroundColor: Color?
+        let shape: [CGPoint]?
+        let shade: FaceShade?
+        let cornerRadius: Double
+        let borderWidth: Double
+        let borderColor: Color
+        /// The node's sublayer scene: these rows of the table's `members`.
+        let scene: Range<Int>
+        let content: Content?
+        let name: String?
+    }
+
     /// As a member of its context's scene: from its bounds space into the context's bounds space (4×4, chained
     /// through transform layers).
-    public let transform: Transform3D
+    public var transform: Transform3D { record.pointee.transform }
     /// Where everything this node draws lies in its own plane: bounds, contents, text and (unless it masks to
     /// bounds) its members' projected extents. The BSP uses this quad, so a face's overhanging sublayers are
     /// depth-sorted with it.
-    let extent: PlaneRect
+    var extent: PlaneRect { record.pointee.extent }
     /// The layer's bounds, standardized (no negative width or height).
-    public let bounds: CGRect
+    public var bounds: CGRect { record.pointee.bounds }
     /// The layer's own opacity, clamped to 0…1.
-    public let opacity: Double
+    public var opacity: Double { record.pointee.opacity }
     /// As a member: the product of the opacities of the transform layers between its context and it.
-    public let inheritedOpacity: Double
+    public var inheritedOpacity: Double { record.pointee.inheritedOpacity }
     /// The layer's zPosition: the coplanar tie-break in its context's scene before tree order.
-    public let zPosition: Double
+    public var zPosition: Double { record.pointee.zPosition }
     /// Whether the layer is drawn when its back faces the viewer.
-    public let isDoubleSided: Bool
+    public var isDoubleSided: Bool { record.pointee.isDoubleSided }
     /// Whether the sublayers are clipped to the (rounded) bounds.
-    public let masksToBounds: Bool
+    public var masksToBounds: Bool { record.pointee.masksToBounds }
     /// The background colour, each component clamped to 0…1; `nil`: none.
-    public let backgroundColor: Color?
+    public var backgroundColor: Color? { record.pointee.backgroundColor }
     /// A solid face's outline in its bounds (`Face.polygon`): the face is drawn clipped to it, its background
     /// and shading fill it. `nil`: the (rounded) bounds.
-    public let shape: [CGPoint]?
+    public var shape: [CGPoint]? { record.pointee.shape }
     /// As a member: what its context's `lighting` decided for it, computed at snapshot time.
-    public let shade: FaceShade?
+    public var shade: FaceShade? { record.pointee.shade }
     /// The radius the bounds' corners are rounded with, at least 0.
-    public let cornerRadius: Double
+    public var cornerRadius: Double { record.pointee.cornerRadius }
     /// The border's width in points, at least 0.
-    public let borderWidth: Double
+    public var borderWidth: Double { record.pointee.borderWidth }
     /// The border's colour, each component clamped to 0…1.
-    public let borderColor: Color
-    /// The sublayer scene: direct sublayers plus the expanded sublayers of transform layers, in tree order.
-    public let members: [RenderMember]
+    public var borderColor: Color { record.pointee.borderColor }
+    /// The sublayer scene: direct sublayers plus the expanded sublayers of transform layers, in tree order. (Made
+    /// from the table's rows when asked for: empty, with nothing made, for a node without sublayers.)
+    public var members: [RenderMember] {
+        let scene = record.pointee.scene
+        return scene.isEmpty ? [] : table.scene(scene)
+    }
+    /// The layer's name.
+    public var name: String? { record.pointee.name }
     /// The image and the text, with how they are placed: `nil` when the layer has neither and places them as a
     /// layer does by default (every face of a lattice).
-    private let content: Content?
-    /// The layer's name.
-    public let name: String?
+    private var content: Content? { record.pointee.content }
 
     /// What few layers have, kept out of line: a node without it holds one `nil` reference, where the fields
     /// (an optional image, an optional text style with two strings, the glyph rings) were copied in at the freeze
     /// and destroyed with the node, for every face.
-    private final class Content: Sendable {
+    final class Content: Sendable {
         let contents: Bitmap?
         let contentsGravity: ContentsGravity
         let contentsScale: Double
@@ -77,12 +114,14 @@ public final class RenderNode: Sendable {
     public var contentsScale: Double { content?.contentsScale ?? 1 }
     /// The text a text layer draws, with its style; `nil` for other layers.
     public var text: TextStyle? { content?.text }
+}
 
+extension RenderNode.Record {
     /// The painting properties of node `i`, read from the presentation tree's rows where they lie (no node is
-    /// made), with its sublayer scene and, as a member of its context's scene, its `transform`, `inheritedOpacity`
-    /// and `shade`.
-    init(_ nodes: PresentationTree.Rows, _ i: Int, members: [RenderMember], transform: Transform3D,
-         inheritedOpacity: Double, shade: FaceShade?) throws {
+    /// made), with its sublayer scene (rows `scene` of `members`, whose nodes are rows of `records`, built before
+    /// it) and, as a member of its context's scene, its `transform`, `inheritedOpacity` and `shade`.
+    init(_ nodes: PresentationTree.Rows, _ i: Int, scene: Range<Int>, records: UnsafePointer<RenderNode.Record>,
+         members: [RenderNodeTable.Member], transform: Transform3D, inheritedOpacity: Double, shade: FaceShade?) throws {
         // (`pointee`/subscripts of the pointers are addressors: each field below is read in place.)
         let plane = nodes.planes + i, row = nodes.rows + i
         let bounds = nodes.geometries[i].bounds.standardized, masksToBounds = plane.pointee.masksToBounds
@@ -91,26 +130,26 @@ public final class RenderNode: Sendable {
         // The image, the text and the outline first (the glyphs may throw: before any field is stored, so no error
         // path has fields to destroy), only for a node with an `Extra` (no image, text, outline or lighting, and
         // contents placed by default without one).
-        let content: Content?, outline: [CGPoint]?
+        let content: RenderNode.Content?, outline: [CGPoint]?
         // (The index is tested here, in place: most nodes have no extra, and no optional one is made for them.)
         if row.pointee.extra >= 0, let extras = nodes.extras {
             let extra = extras + row.pointee.extra
             outline = extra.pointee.outline
             if extra.pointee.contents == nil, row.pointee.kind != .text, extra.pointee.contentsGravity == .resize,
-               Self.usable(contentsScale: extra.pointee.contentsScale) == 1 {
+               RenderNode.usable(contentsScale: extra.pointee.contentsScale) == 1 {
                 content = nil
             } else {
                 let text = extra.pointee.text
-                content = Content(contents: extra.pointee.contents, contentsGravity: extra.pointee.contentsGravity,
-                                  contentsScale: Self.usable(contentsScale: extra.pointee.contentsScale), text: text,
-                                  textRings: try text.map { try Outlines.text($0, in: b) } ?? [])
+                content = RenderNode.Content(contents: extra.pointee.contents, contentsGravity: extra.pointee.contentsGravity,
+                                             contentsScale: RenderNode.usable(contentsScale: extra.pointee.contentsScale),
+                                             text: text, textRings: try text.map { try Outlines.text($0, in: b) } ?? [])
             }
         } else {
             content = nil; outline = nil
         }
         self.content = content
         shape = outline.flatMap { $0.count >= 3 && $0.allSatisfy { $0.x.isFinite && $0.y.isFinite } ? $0 : nil }
-        self.members = members
+        self.scene = scene
         name = nodes.names[i]
         self.bounds = bounds
         backgroundColor = row.pointee.backgroundColor.map(\.clamped)
@@ -136,8 +175,11 @@ public final class RenderNode: Sendable {
                     extent = extent.union(t)
                 }
             }
-            for (i, m) in members.enumerated() {
-                guard var r = Self.flatBounds(m.node.extent, transform: m.node.transform, member: i) else { continue }
+            // (Each member's extent and transform read where they lie in the table.)
+            for k in scene {
+                let m = members[k].node
+                guard var r = RenderNode.flatBounds(records[m].extent, transform: records[m].transform,
+                                                    member: k - scene.lowerBound) else { continue }
                 let limit = 1e7
                 r = PlaneRect(minX: max(r.minX, -limit), minY: max(r.minY, -limit),
                               maxX: min(r.maxX, limit), maxY: min(r.maxY, limit))
@@ -146,7 +188,51 @@ public final class RenderNode: Sendable {
         }
         self.extent = extent
     }
+}
 
+/// A render tree's nodes (`RenderNode`): one record per drawn layer and one row per member of each node's sublayer
+/// scene, a node's scene being a run of rows (built children first: a node's members are rows before its own).
+/// The records lie in one buffer the table owns, written once in place at the freeze and never again: nodes read
+/// them through pointers into it while holding the table.
+///
+/// `@unchecked Sendable`: the buffer is written only while the freeze builds it, before the table is made, and only
+/// read afterwards; `Record` is `Sendable`.
+final class RenderNodeTable: @unchecked Sendable {
+    /// A member of a scene: its node's row in `records`, with its place in the scene (`RenderMember`'s fields).
+    struct Member: Sendable {
+        let node: Int, treeIndex: Int, solid: Int
+    }
+
+    let records: UnsafeMutablePointer<RenderNode.Record>
+    let count: Int
+    let members: [Member]
+
+    /// Takes `records`, `count` of them initialized (allocated with `allocate`): the table deinitializes and frees
+    /// them.
+    init(records: UnsafeMutablePointer<RenderNode.Record>, count: Int, members: [Member]) {
+        self.records = records; self.count = count; self.members = members
+    }
+
+    deinit {
+        records.deinitialize(count: count)
+        records.deallocate()
+    }
+
+    /// The members of rows `scene`, as `RenderMember`s.
+    func scene(_ scene: Range<Int>) -> [RenderMember] {
+        guard !scene.isEmpty else { return [] }
+        return [RenderMember](unsafeUninitializedCapacity: scene.count) { buffer, initialized in
+            for (k, m) in zip(buffer.indices, scene) {
+                let row = members[m]
+                buffer.initializeElement(at: k, to: RenderMember(node: RenderNode(table: self, record: records + row.node),
+                                                                 treeIndex: row.treeIndex, solid: row.solid))
+            }
+            initialized = scene.count
+        }
+    }
+}
+
+extension RenderNode {
     /// The bounding box of `ScenePolygon(extent:transform:member:)`'s flattened points, `nil` where it is `nil`.
     /// A quad wholly in front of the eye (every corner's w past the near margin: the clip would keep it whole) is
     /// divided corner by corner with no arrays (a container of thousands of faces asks for one per member).
@@ -217,7 +303,8 @@ public final class RenderNode: Sendable {
 
 /// One plane of a render node's sublayer scene: a member node with its place in the scene. What the member is
 /// drawn with — its transform, inherited opacity, zPosition and shade — lives in its node (each drawn node is the
-/// member of exactly one scene), so a member is small: copying one is a reference and two numbers.
+/// member of exactly one scene), so a member is small: copying one is a reference (the node's table) and three
+/// numbers.
 public struct RenderMember: Sendable {
     /// The member layer, frozen.
     public let node: RenderNode

@@ -33,86 +33,99 @@ public struct RenderTree: Sendable {
         try limits?.check(tree)
         let rendered = tree.renderedNodes
         guard rendered.first == true else { members = []; return }
-        var members: [RenderMember] = []
-        // The nodes' rows are read in place: a `RenderNode` takes the fields painting reads, no node is made.
-        try tree.withRows { nodes in
-            // Reverse pre-order: every node's members are built before the node itself.
-            var built = [RenderNode?](repeating: nil, count: tree.count)
-            func scene(of c: Int) -> [RenderMember] {
-                let drawable = tree.drawableMembers(of: c)
-                // Most nodes (a solid's faces) have no sublayer scene.
-                guard !drawable.isEmpty else { return [] }
-                var scene: [RenderMember] = []
-                scene.reserveCapacity(drawable.count)
-                // The transform layer the previous member sits in (−1: none) and its solid number.
-                var solidLayer = -1, solid = 0
-                for (order, m) in drawable.enumerated() {
-                    // Taken, not copied: a node is the member of exactly one scene, so its slot is read once (a copy was
-                    // retained here and released again when the table was freed).
-                    guard let node = built[m].take() else { continue }
-                    // A member whose superlayer is not its context (`c`) sits in a transform layer.
-                    let parent = nodes.rows[m].parent, inSolid = parent >= 0 && parent != c
-                    if !inSolid || parent != solidLayer { solid = scene.count }
-                    solidLayer = inSolid ? parent : -1
-                    scene.append(RenderMember(node: node, treeIndex: order, solid: solid))
+        // The nodes' records and the scenes' member rows, one table for the tree (`RenderNodeTable`): no object per
+        // node.
+        // (The records are written in place into the buffer the table takes; freed here if the freeze throws.)
+        let records = UnsafeMutablePointer<RenderNode.Record>.allocate(capacity: tree.count)
+        var built = 0, memberRows: [RenderNodeTable.Member] = [], rootScene = 0 ..< 0
+        do {
+            // The nodes' rows are read in place: a `RenderNode` takes the fields painting reads, no node is made.
+            try tree.withRows { nodes in
+                // Reverse pre-order: every node's members are built before the node itself. `record[i]`: node `i`'s row
+                // in `records` (−1: not built).
+                var record = [Int](repeating: -1, count: tree.count)
+                // Appends context `c`'s scene to `memberRows`: its rows.
+                func scene(of c: Int) -> Range<Int> {
+                    let drawable = tree.drawableMembers(of: c), start = memberRows.count
+                    // Most nodes (a solid's faces) have no sublayer scene.
+                    guard !drawable.isEmpty else { return start ..< start }
+                    memberRows.reserveCapacity(start + drawable.count)
+                    // The transform layer the previous member sits in (−1: none) and its solid number.
+                    var solidLayer = -1, solid = 0
+                    for (order, m) in drawable.enumerated() {
+                        let node = record[m]
+                        guard node >= 0 else { continue }
+                        // A member whose superlayer is not its context (`c`) sits in a transform layer.
+                        let parent = nodes.rows[m].parent, inSolid = parent >= 0 && parent != c
+                        if !inSolid || parent != solidLayer { solid = memberRows.count - start }
+                        solidLayer = inSolid ? parent : -1
+                        memberRows.append(RenderNodeTable.Member(node: node, treeIndex: order, solid: solid))
+                    }
+                    return start ..< memberRows.count
                 }
-                return scene
-            }
-            // Per context, what its members' light spaces share (`FaceTransforms.Context`, a 4×4 inversion), worked
-            // out on its first lit member: `space[contextSlot[c]]`.
-            var contextSlot = [Int](repeating: -1, count: tree.count), space: [FaceTransforms.Context] = []
-            // The context of the last member shaded, and how its members are shaded: worked out once per run of
-            // members of one context (all of a lattice's faces), not per member. A `Lighting` is asked through
-            // `Lighting.MemberShading` (validated once, the light spaces it does not read not formed), any other
-            // shader through `FaceShader.shade(_:bounds:)` with the member's whole `FaceTransforms`.
-            var shaderContext = -1, lightingShading: Lighting.MemberShading?, shader: (any FaceShader)?
-            // Node `i`'s shade as a member of its context's scene (drawn through `transform`), with the node's bounds
-            // as frozen.
-            func shade(of i: Int, transform: Transform3D) -> FaceShade? {
-                let c = nodes.planes[i].owner
-                guard c >= 0 else { return nil }
-                if c != shaderContext {
-                    shaderContext = c
-                    lightingShading = nil; shader = nil
-                    if nodes.rows[c].isLit {
-                        if let lighting = nodes.lighting(c) as? Lighting {
-                            lightingShading = Lighting.MemberShading(lighting)
-                        } else {
-                            shader = nodes.lighting(c)
+                // Per context, what its members' light spaces share (`FaceTransforms.Context`, a 4×4 inversion), worked
+                // out on its first lit member: `space[contextSlot[c]]`.
+                var contextSlot = [Int](repeating: -1, count: tree.count), space: [FaceTransforms.Context] = []
+                // The context of the last member shaded, and how its members are shaded: worked out once per run of
+                // members of one context (all of a lattice's faces), not per member. A `Lighting` is asked through
+                // `Lighting.MemberShading` (validated once, the light spaces it does not read not formed), any other
+                // shader through `FaceShader.shade(_:bounds:)` with the member's whole `FaceTransforms`.
+                var shaderContext = -1, lightingShading: Lighting.MemberShading?, shader: (any FaceShader)?
+                // Node `i`'s shade as a member of its context's scene (drawn through `transform`), with the node's bounds
+                // as frozen.
+                func shade(of i: Int, transform: Transform3D) -> FaceShade? {
+                    let c = nodes.planes[i].owner
+                    guard c >= 0 else { return nil }
+                    if c != shaderContext {
+                        shaderContext = c
+                        lightingShading = nil; shader = nil
+                        if nodes.rows[c].isLit {
+                            if let lighting = nodes.lighting(c) as? Lighting {
+                                lightingShading = Lighting.MemberShading(lighting)
+                            } else {
+                                shader = nodes.lighting(c)
+                            }
                         }
                     }
-                }
-                guard lightingShading != nil || shader != nil else { return nil }
-                if contextSlot[c] < 0 {
-                    contextSlot[c] = space.count
-                    space.append(tree.faceTransformsContext(of: c))
-                }
-                // (The context is read in the call: bound to a local, its three 4×4 matrices were copied per member.)
-                if lightingShading != nil {
-                    return lightingShading?.shade(projected: transform, object: nodes.objectTransforms[i],
-                                                  in: space[contextSlot[c]], bounds: nodes.geometries[i].bounds)
-                }
-                return shader?.shade(tree.faceTransforms(of: i, in: space[contextSlot[c]]), bounds: nodes.geometries[i].bounds)
-            }
-            for i in stride(from: tree.count - 1, through: 0, by: -1) where rendered[i] {
-                guard nodes.rows[i].kind != .transformLayer else { continue }
-                // (The flag is read in place; the cast copies the existential, so only a lit node pays it.)
-                if nodes.rows[i].isLit, let lighting = nodes.lighting(i) as? Lighting {
-                    do throws(LightingError) { try lighting.validate() } catch {
-                        throw RenderError.invalidLighting(layer: nodes.names[i].map { "layer \"\($0)\"" } ?? "layer \(i)",
-                                                          reason: error)
+                    guard lightingShading != nil || shader != nil else { return nil }
+                    if contextSlot[c] < 0 {
+                        contextSlot[c] = space.count
+                        space.append(tree.faceTransformsContext(of: c))
                     }
+                    // (The context is read in the call: bound to a local, its three 4×4 matrices were copied per member.)
+                    if lightingShading != nil {
+                        return lightingShading?.shade(projected: transform, object: nodes.objectTransforms[i],
+                                                      in: space[contextSlot[c]], bounds: nodes.geometries[i].bounds)
+                    }
+                    return shader?.shade(tree.faceTransforms(of: i, in: space[contextSlot[c]]), bounds: nodes.geometries[i].bounds)
                 }
-                // The node's member data is its own: it is the member of exactly one scene, its context's. (Its
-                // context's lighting is validated on the context's turn, after this: a `Lighting` that fails
-                // `validate()` shades nothing, and the render throws then.)
-                let transform = nodes.planes[i].toOwner
-                built[i] = try RenderNode(nodes, i, members: scene(of: i), transform: transform,
-                                          inheritedOpacity: nodes.planes[i].inheritedOpacity,
-                                          shade: shade(of: i, transform: transform))
+                for i in stride(from: tree.count - 1, through: 0, by: -1) where rendered[i] {
+                    guard nodes.rows[i].kind != .transformLayer else { continue }
+                    // (The flag is read in place; the cast copies the existential, so only a lit node pays it.)
+                    if nodes.rows[i].isLit, let lighting = nodes.lighting(i) as? Lighting {
+                        do throws(LightingError) { try lighting.validate() } catch {
+                            throw RenderError.invalidLighting(layer: nodes.names[i].map { "layer \"\($0)\"" } ?? "layer \(i)",
+                                                              reason: error)
+                        }
+                    }
+                    // The node's member data is its own: it is the member of exactly one scene, its context's. (Its
+                    // context's lighting is validated on the context's turn, after this: a `Lighting` that fails
+                    // `validate()` shades nothing, and the render throws then.)
+                    let transform = nodes.planes[i].toOwner, members = scene(of: i)
+                    let shade = shade(of: i, transform: transform)
+                    (records + built).initialize(to: try RenderNode.Record(
+                        nodes, i, scene: members, records: records, members: memberRows, transform: transform,
+                        inheritedOpacity: nodes.planes[i].inheritedOpacity, shade: shade))
+                    record[i] = built
+                    built += 1
+                }
+                rootScene = scene(of: -1)
             }
-            members = scene(of: -1)
+        } catch {
+            records.deinitialize(count: built)
+            records.deallocate()
+            throw error
         }
-        self.members = members
+        members = RenderNodeTable(records: records, count: built, members: memberRows).scene(rootScene)
     }
 }

@@ -94,7 +94,11 @@ public struct RenderLimits: Hashable, Sendable {
             count += list.count
             guard count <= maxLayers, depth <= maxDepth else { return false }
             for layer in list {
-                if let text = layer as? TextLayer, text.string.utf8.count > maxTextBytes { return false }
+                // (`Face` is final and no text layer: most layers of a solid-heavy tree are compared by their exact
+                // type, without the runtime's cast.)
+                if type(of: layer) != Face.self, let text = layer as? TextLayer, text.string.utf8.count > maxTextBytes {
+                    return false
+                }
                 // (Read once: `sublayers` is a getter in another module, and each read retains the list.)
                 let sublayers = layer.sublayers
                 if !sublayers.isEmpty { pending.append((sublayers, depth + 1)) }
