@@ -315,17 +315,28 @@ struct BSPTree {
                     }
                 }
             }
-            lists.removeLast(end - from)
             // The viewer is at +z: the side the normal points to is nearer when normal.z > 0.
             let nearIsFront = n.z >= 0
             let (near, nearCount) = nearIsFront ? (fronts, frontCount) : (backs, backCount)
             let (far, farCount) = nearIsFront ? (backs, backCount) : (fronts, frontCount)
-            work.append((lists.count, false))
-            lists.append(contentsOf: UnsafeBufferPointer(start: near, count: nearCount))
-            work.append((lists.count, true))
-            lists.append(contentsOf: UnsafeBufferPointer(start: coplanar, count: coplanarCount))
-            work.append((lists.count, false))
-            lists.append(contentsOf: UnsafeBufferPointer(start: far, count: farCount))
+            // The node's list is replaced by its near side, its coplanar polygons and its far side, in that order.
+            work.append((from, false))
+            work.append((from + nearCount, true))
+            work.append((from + nearCount + coplanarCount, false))
+            if nearCount + coplanarCount + farCount == listed {
+                // Nothing was cut (most nodes of a scene of solids): written over the list where it lies.
+                lists.withUnsafeMutableBufferPointer { l in
+                    let at = l.baseAddress! + from
+                    at.update(from: near, count: nearCount)
+                    (at + nearCount).update(from: coplanar, count: coplanarCount)
+                    (at + nearCount + coplanarCount).update(from: far, count: farCount)
+                }
+            } else {
+                lists.removeLast(listed)
+                lists.append(contentsOf: UnsafeBufferPointer(start: near, count: nearCount))
+                lists.append(contentsOf: UnsafeBufferPointer(start: coplanar, count: coplanarCount))
+                lists.append(contentsOf: UnsafeBufferPointer(start: far, count: farCount))
+            }
         }
         statistics.peakPoints = Swift.max(statistics.peakPoints, points.count)
     }
