@@ -123,9 +123,13 @@ struct BSPTree {
         points.reserveCapacity(3 * Swift.max(total, Self.fewestPointsCompacted / 2))
         polygons.reserveCapacity(3 * Swift.max(input.count, Self.fewestPolygonsCompacted / 2))
         lists.reserveCapacity(2 * input.count)
+        // Ranks by member, asked once each, in the same pass as the corners.
+        var known = [Bool](repeating: false, count: maxMember + 1)
+        ranks = Array(repeating: (0, 0), count: maxMember + 1)
         for p in input {
             // (Corner by corner: `append(contentsOf:)`'s set-up costs more than a polygon's few corners.)
             p.points.withUnsafeBufferPointer { for q in $0 { points.append(q) } }
+            if !known[p.member] { known[p.member] = true; ranks[p.member] = rank(p.member) }
         }
         // Each polygon's plane and sphere, its corners read in place (`makePolygon`'s arithmetic on the pool's buffer).
         // (Into the table reserved above, taken out of `self` while the pool is read: a second table of that
@@ -141,10 +145,6 @@ struct BSPTree {
             }
         }
         polygons = made
-        // Ranks by member, asked once each.
-        var known = [Bool](repeating: false, count: maxMember + 1)
-        ranks = Array(repeating: (0, 0), count: maxMember + 1)
-        for p in input where !known[p.member] { known[p.member] = true; ranks[p.member] = rank(p.member) }
     }
 
     /// Hands every fragment of `input`'s tree to `body`, back to front (the painter's order), as the tree is built.
@@ -178,7 +178,8 @@ struct BSPTree {
         var n = Vector3.zero, farthest = 0.0
         for i in 0 ..< c {
             let r = points[s + i] - centroid
-            n = n + r.cross(points[s + (i + 1) % c] - centroid)
+            // (The next corner's index without `%`: a division per corner.)
+            n = n + r.cross(points[s + (i + 1 == c ? 0 : i + 1)] - centroid)
             farthest = Swift.max(farthest, r.x * r.x + r.y * r.y + r.z * r.z)
         }
         let unit = n.normalized()
@@ -243,7 +244,11 @@ struct BSPTree {
         // the far side is done first: the walk's order is the tree's back-to-front order. The top item is worked on
         // where it lies, at the end of `lists` (its polygons' indices are copied once, into the sides they go to).
         var work: [(from: Int, emit: Bool)] = [(0, false)]
-        var fronts: [Int] = [], backs: [Int] = [], coplanar: [Int] = []
+        // A node's fronts, backs and coplanar polygons (each at most the node's list) in thirds of one buffer, written
+        // in place: an array's append checked its buffer's uniqueness per polygon, at every level of the tree.
+        var sidesCapacity = 3 * Swift.max(lists.count, 64)
+        var sides = UnsafeMutablePointer<Int>.allocate(capacity: sidesCapacity)
+        defer { sides.deallocate() }
         var distances: [Double] = []
         // (Locals: a closure below that read them through `self` would capture the tree being mutated.)
         let thickness = self.thickness, usesSpheres = self.usesSpheres
@@ -264,20 +269,25 @@ struct BSPTree {
                 continue
             }
             let d = polygons[lists[splitterIndex]].offset
-            fronts.removeAll(keepingCapacity: true)
-            backs.removeAll(keepingCapacity: true)
-            coplanar.removeAll(keepingCapacity: true)
+            let listed = end - from
+            if 3 * listed > sidesCapacity {
+                sides.deallocate()
+                sidesCapacity = 3 * listed
+                sides = .allocate(capacity: sidesCapacity)
+            }
+            let fronts = sides, backs = sides + listed, coplanar = sides + 2 * listed
+            var frontCount = 0, backCount = 0, coplanarCount = 0
             for k in from ..< end {
                 let id = lists[k]
-                if k == splitterIndex { coplanar.append(id); continue }
+                if k == splitterIndex { coplanar[coplanarCount] = id; coplanarCount += 1; continue }
                 let polygon = polygons[id], s = polygon.start, c = polygon.count
                 let (hasFront, hasBack) = points.withUnsafeBufferPointer {
                     Self.sides(of: polygon, n, d, thickness: thickness, usesSphere: usesSpheres, in: $0)
                 }
                 switch (hasFront, hasBack) {
-                case (false, false): coplanar.append(id)
-                case (true, false): fronts.append(id)
-                case (false, true): backs.append(id)
+                case (false, false): coplanar[coplanarCount] = id; coplanarCount += 1
+                case (true, false): fronts[frontCount] = id; frontCount += 1
+                case (false, true): backs[backCount] = id; backCount += 1
                 case (true, true):
                     // The corners' distances again (the same arithmetic), for the cut.
                     if distances.count < c { distances = Array(repeating: 0, count: 2 * c) }
@@ -286,7 +296,7 @@ struct BSPTree {
                     for side in 0 ..< 2 {
                         let first = points.count
                         for i in 0 ..< c {
-                            let a = points[s + i], j = (i + 1) % c
+                            let a = points[s + i], j = i + 1 == c ? 0 : i + 1
                             let da = distances[i], dc = distances[j]
                             if side == 0 ? da >= -thickness : da <= thickness { points.append(a) }
                             if (da > thickness && dc < -thickness) || (da < -thickness && dc > thickness) {
@@ -296,21 +306,37 @@ struct BSPTree {
                         }
                         let made = points.count - first
                         guard made >= 3 else { points.removeLast(made); continue }
-                        if side == 0 { fronts.append(polygons.count) } else { backs.append(polygons.count) }
+                        if side == 0 {
+                            fronts[frontCount] = polygons.count; frontCount += 1
+                        } else {
+                            backs[backCount] = polygons.count; backCount += 1
+                        }
                         polygons.append(makePolygon(start: first, count: made, member: polygon.member, isWhole: false))
                     }
                 }
             }
-            lists.removeLast(end - from)
             // The viewer is at +z: the side the normal points to is nearer when normal.z > 0.
             let nearIsFront = n.z >= 0
-            // (One `append` per index: `append(contentsOf:)`'s set-up costs more than a node's few polygons.)
-            work.append((lists.count, false))
-            for id in nearIsFront ? fronts : backs { lists.append(id) }
-            work.append((lists.count, true))
-            for id in coplanar { lists.append(id) }
-            work.append((lists.count, false))
-            for id in nearIsFront ? backs : fronts { lists.append(id) }
+            let (near, nearCount) = nearIsFront ? (fronts, frontCount) : (backs, backCount)
+            let (far, farCount) = nearIsFront ? (backs, backCount) : (fronts, frontCount)
+            // The node's list is replaced by its near side, its coplanar polygons and its far side, in that order.
+            work.append((from, false))
+            work.append((from + nearCount, true))
+            work.append((from + nearCount + coplanarCount, false))
+            if nearCount + coplanarCount + farCount == listed {
+                // Nothing was cut (most nodes of a scene of solids): written over the list where it lies.
+                lists.withUnsafeMutableBufferPointer { l in
+                    let at = l.baseAddress! + from
+                    at.update(from: near, count: nearCount)
+                    (at + nearCount).update(from: coplanar, count: coplanarCount)
+                    (at + nearCount + coplanarCount).update(from: far, count: farCount)
+                }
+            } else {
+                lists.removeLast(listed)
+                lists.append(contentsOf: UnsafeBufferPointer(start: near, count: nearCount))
+                lists.append(contentsOf: UnsafeBufferPointer(start: coplanar, count: coplanarCount))
+                lists.append(contentsOf: UnsafeBufferPointer(start: far, count: farCount))
+            }
         }
         statistics.peakPoints = Swift.max(statistics.peakPoints, points.count)
     }

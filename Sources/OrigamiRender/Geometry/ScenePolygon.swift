@@ -80,6 +80,26 @@ struct PolygonPool {
             ScenePolygon(points: PolygonPoints(points, start: row.start, count: row.count), member: row.member)
         }
     }
+
+    /// The polygons in `order` (indices into the order they were added): made once each in that order, not made and
+    /// then moved (a scene's depth order puts its thousands of polygons in the order of their keys).
+    func polygons(in order: [Int]) -> [ScenePolygon] {
+        let points = self.points
+        return order.map { k in
+            let row = rows[k]
+            return ScenePolygon(points: PolygonPoints(points, start: row.start, count: row.count), member: row.member)
+        }
+    }
+
+    /// The member of the `k`th polygon added.
+    func member(_ k: Int) -> Int { rows[k].member }
+
+    /// Each polygon's `ScenePolygon.centroid` (the same arithmetic), in the order they were added, read in place.
+    var centroids: [Vector3] {
+        points.withUnsafeBufferPointer { pts in
+            rows.map { ScenePolygon.centroid(of: UnsafeBufferPointer(rebasing: pts[$0.start ..< $0.start + $0.count])) }
+        }
+    }
 }
 
 /// A convex planar polygon in a 3D context's space after the perspective divide, tagged with the scene
@@ -169,7 +189,12 @@ struct ScenePolygon: Sendable {
     /// Newell's normal (not normalised); zero for a degenerate polygon.
     var normal: Vector3 { points.withUnsafeBufferPointer { Vector3.newellNormal(of: $0) } }
 
-    var centroid: Vector3 { points.withUnsafeBufferPointer { $0.reduce(Vector3.zero, +) / Double($0.count) } }
+    var centroid: Vector3 { points.withUnsafeBufferPointer { Self.centroid(of: $0) } }
+
+    /// The mean of `corners` (`centroid`'s arithmetic, one home for it).
+    static func centroid(of corners: UnsafeBufferPointer<Vector3>) -> Vector3 {
+        corners.reduce(Vector3.zero, +) / Double(corners.count)
+    }
 
     /// The outline on the context's plane (z dropped): where the fragment lands once flattened.
     var flattened: Ring { points.map { PlanePoint($0.x, $0.y) } }

@@ -651,26 +651,30 @@ final class Painter {
             guard node.opacity * members[i].inheritedOpacity > 0 else { continue }
             _ = Painter.depthPolygon(node, transform: transform, member: i, to: &pool)
         }
-        var polygons = pool.polygons
-        guard polygons.count > 1 else { return (polygons, WholePolygons(polygons, members: members.count)) }
+        guard pool.count > 1 else {
+            let polygons = pool.polygons
+            return (polygons, WholePolygons(polygons, members: members.count))
+        }
         // The BSP's choices (which plane splits first, hence the order of planes that do not overlap, such as a
         // solid's faces) follow the planes' geometry, not tree order: where two such faces touch, the pixels would
         // otherwise depend on which was painted first. Tree order still decides between coplanar planes
         // (zPosition, then later on top: Core Animation's 2D rule), through the rank. The order is a hash of each
         // polygon's centroid: as good as a random order for the tree's balance (sorting by position would make
         // every split of a lattice of solids leave all the rest on one side), and the same for the same geometry.
-        let keys = polygons.map { Painter.geometricKey($0.centroid) }
-        polygons = keys.withUnsafeBufferPointer { keys in
+        // (The keys from the pool's corners in place, and the polygons made once, in their order.)
+        let keys = pool.centroids.map { Painter.geometricKey($0) }
+        let order = keys.withUnsafeBufferPointer { keys in
             // Equal keys (coincident centroids) are ordered by member, which is the polygons' order (one polygon a
             // member, made in member order): a stable order by key is the order by (key, member), and a large scene's
             // keys are put in it by their leading bits (`stableKeyOrder`: a lattice's 6 000 keys took ≈ 80 000
             // comparisons).
-            precondition(polygons.indices.dropFirst().allSatisfy { polygons[$0 - 1].member < polygons[$0].member })
+            precondition((1 ..< pool.count).allSatisfy { pool.member($0 - 1) < pool.member($0) })
             if keys.count >= Self.fewestKeysDealtByBits { return keys.stableKeyOrder() }
-            return polygons.indices.sorted { i, j in
-                keys[i] != keys[j] ? keys[i] < keys[j] : polygons[i].member < polygons[j].member
+            return keys.indices.sorted { i, j in
+                keys[i] != keys[j] ? keys[i] < keys[j] : pool.member(i) < pool.member(j)
             }
-        }.map { polygons[$0] }
+        }
+        let polygons = pool.polygons(in: order)
         return (polygons, WholePolygons(polygons, members: members.count))
     }
 
