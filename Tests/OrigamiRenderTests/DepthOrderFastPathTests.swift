@@ -166,6 +166,19 @@ import TestSupport
         #expect(turnedAway > 1_000)
     }
 
+    /// `SharedEdges.grouped` (a counting sort on buffers in place) hands out each key's indices in increasing order, the
+    /// keys in increasing order, only keys that have some: as a dictionary grouping sorted by key.
+    @Test(arguments: 0..<4 as Range<UInt64>)
+    func groupedAsADictionaryGroups(seed: UInt64) {
+        var g = SplitMix(seed)
+        for n in [0, 1, 2, 7, 100, 6_000] {
+            let spread = [1, 3, n + 1][Int.random(in: 0..<3, using: &g)]
+            let keys = (0..<n).map { _ in Int.random(in: 0..<spread, using: &g) * 6 }
+            let reference = Dictionary(grouping: keys.indices, by: { keys[$0] }).sorted { $0.key < $1.key }.map { Array($0.value) }
+            #expect(SharedEdges.grouped(keys).map { Array($0) } == reference, "\(n) keys")
+        }
+    }
+
     @Test(arguments: 0..<4 as Range<UInt64>)
     func spanFewCellsAsTheGridCounts(seed: UInt64) {
         var g = SplitMix(seed)

@@ -324,12 +324,31 @@ struct SharedEdges {
     /// The indices of `keys` grouped by key (keys in `0 ..< n`), each group in increasing index order.
     static func grouped(_ keys: [Int]) -> [ArraySlice<Int>] {
         let n = (keys.max() ?? -1) + 1
-        var start = [Int](repeating: 0, count: n + 1)
-        for k in keys { start[k + 1] += 1 }
-        for k in 0..<n { start[k + 1] += start[k] }
-        var next = start, order = [Int](repeating: 0, count: keys.count)
-        for (i, k) in keys.enumerated() { order[next[k]] = i; next[k] += 1 }
-        return (0..<n).compactMap { start[$0] < start[$0 + 1] ? order[start[$0] ..< start[$0 + 1]] : nil }
+        // A counting sort on the buffers in place (`end[k]`: where key k's indices end once dealt; a solid's number is
+        // a member's index, so most keys have no indices), then one slice per key that has some.
+        var end = [Int](repeating: 0, count: n + 1), order = [Int](repeating: 0, count: keys.count)
+        var count = 0
+        keys.withUnsafeBufferPointer { keys in
+            end.withUnsafeMutableBufferPointer { end in
+                for k in keys { precondition(k >= 0 && k < n); end[k + 1] += 1 }
+                for k in 0..<n {
+                    if end[k + 1] > 0 { count += 1 }
+                    end[k + 1] += end[k]
+                }
+                // (`end[k]` is where key k's indices begin until they are dealt, then where they end.)
+                order.withUnsafeMutableBufferPointer { order in
+                    for (i, k) in keys.enumerated() { order[end[k]] = i; end[k] += 1 }
+                }
+            }
+        }
+        var groups: [ArraySlice<Int>] = []
+        groups.reserveCapacity(count)
+        var begin = 0
+        for k in 0..<n where begin < end[k] {
+            groups.append(order[begin ..< end[k]])
+            begin = end[k]
+        }
+        return groups
     }
 
     static func meet(_ p: (lo: Vector3, hi: Vector3), _ q: (lo: Vector3, hi: Vector3)) -> Bool {
