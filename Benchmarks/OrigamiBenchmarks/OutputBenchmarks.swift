@@ -82,16 +82,31 @@ enum OutputBenchmarks {
 
     /// Runs a program and waits for it: `posix_spawn` + `waitpid`, so the row measures the process, not
     /// Foundation's `Process` machinery (which polls for the exit on Linux).
-    static func runProcess(_ path: String, _ arguments: [String]) throws {
+    ///
+    /// `normalPriority`: the program runs under the ordinary time-sharing policy even when this benchmark runs at
+    /// real-time priority (`chrt -f 50 make bench`), as a user's program does. For programs that sync files: a sync
+    /// waits for the kernel's journal and writeback threads, which real-time threads busy on every core keep off the
+    /// cores — on both cores in a 2-core run, while a run pinned to one core (`taskset`) leaves them the other.
+    static func runProcess(_ path: String, _ arguments: [String], normalPriority: Bool = false) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        if normalPriority {
+            var parameters = sched_param()
+            parameters.sched_priority = 0
+            posix_spawnattr_setschedpolicy(&attributes, SCHED_OTHER)
+            posix_spawnattr_setschedparam(&attributes, &parameters)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSCHEDULER))
+        }
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
         guard spawned == 0 else { throw BenchError("cannot start \(path): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}

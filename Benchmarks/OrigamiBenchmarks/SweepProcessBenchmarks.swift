@@ -19,13 +19,14 @@ enum SweepProcessBenchmarks {
 
     /// Runs `origami arguments` under GNU time, on the first core only when `oneCore` (through util-linux's
     /// `taskset`, which execs origami, so GNU time still measures origami); the wall time and origami's peak RSS
-    /// in KiB.
+    /// in KiB. Under the ordinary scheduling policy (`runProcess`'s `normalPriority`): these processes write and
+    /// sync files.
     static func measured(_ origami: String, _ arguments: [String], oneCore: Bool = false) throws -> (wall: Duration, peakKiB: Int) {
         let report = FileManager.default.temporaryDirectory.appendingPathComponent("origami-bench-rss-\(getpid()).txt").path
         defer { try? FileManager.default.removeItem(atPath: report) }
         let command = (oneCore ? [taskset, "-c", "0"] : []) + [origami] + arguments
         let wall = try ContinuousClock().measure {
-            try OutputBenchmarks.runProcess(time, ["-f", "%M", "-o", report] + command)
+            try OutputBenchmarks.runProcess(time, ["-f", "%M", "-o", report] + command, normalPriority: true)
         }
         let text = try String(contentsOfFile: report, encoding: .utf8)
         guard let kib = text.split(whereSeparator: \.isNewline).last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else {
