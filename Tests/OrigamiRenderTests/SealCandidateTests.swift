@@ -98,4 +98,147 @@ import TestSupport
         }
         #expect(matched >= 2 * (n / 3))
     }
+
+    /// A prism of `sides` sides (its caps' edges, each side's four), turned so that no edge is along an axis.
+    static func prismEdges(sides n: Int) -> [(a: Vector3, b: Vector3)] {
+        let turn = { (p: Vector3) -> Vector3 in
+            let (c1, s1, c2, s2) = (cos(0.5), sin(0.5), cos(0.3), sin(0.3))
+            let q = Vector3(p.x, p.y * c1 - p.z * s1, p.y * s1 + p.z * c1)
+            return Vector3(q.x * c2 + q.z * s2 + 400, q.y + 300, -q.x * s2 + q.z * c2 - 200)
+        }
+        let bottom = (0..<n).map { k -> Vector3 in
+            let a = Double(k) * 2 * .pi / Double(n)
+            return turn(Vector3(150 * cos(a), 150 * sin(a), 0))
+        }
+        let top = (0..<n).map { k -> Vector3 in
+            let a = Double(k) * 2 * .pi / Double(n)
+            return turn(Vector3(150 * cos(a), 150 * sin(a), 200))
+        }
+        var edges: [(a: Vector3, b: Vector3)] = []
+        for k in 0..<n {
+            let l = (k + 1) % n
+            edges += [(bottom[k], bottom[l]), (bottom[l], top[l]), (top[l], top[k]), (top[k], bottom[k])]
+            edges += [(top[k], top[l]), (bottom[l], bottom[k])]
+        }
+        return edges
+    }
+
+    /// A fan of `n` short spokes from one point (each twice, once each way: the two triangles that share it) and its
+    /// rim, among a few long edges through the fan.
+    static func fanEdges(spokes n: Int, _ g: inout SplitMix) -> [(a: Vector3, b: Vector3)] {
+        let centre = Vector3(210, 170, -40)
+        var edges: [(a: Vector3, b: Vector3)] = []
+        let ends = (0..<n).map { k -> Vector3 in
+            let a = Double(k) * 2 * .pi / Double(n)
+            return centre + Vector3(0.4 * cos(a), 0.3 * sin(a), 0.2 * sin(a))
+        }
+        for k in 0..<n {
+            edges += [(centre, ends[k]), (ends[k], centre), (ends[k], ends[(k + 1) % n])]
+        }
+        for _ in 0..<40 {
+            let u = Vector3(Double.random(in: -1...1, using: &g), Double.random(in: -1...1, using: &g), 0.2)
+            edges.append((centre - u * 60, centre + u * 60))
+        }
+        return edges.shuffled(using: &g)
+    }
+
+    /// The pairs of `edges` whose boxes (grown by the tolerance) meet first in the grid cell holding `point` (a grid
+    /// as `SharedEdges` makes it: cells one mean edge wide) and that overlap either way round: among
+    /// `collinearCandidates`' pairs for the cell, and among every pair. Each candidate must be handed out once.
+    static func cellPairs(_ all: [(a: Vector3, b: Vector3)], at point: Vector3, size: Double? = nil)
+        -> (candidates: Set<[Int]>, every: Set<[Int]>, count: Int) {
+        typealias Box = (lo: Vector3, hi: Vector3)
+        let boxes: [Box] = all.map { e in
+            let t = SharedEdges.tolerance(e.a, e.b)
+            return (Vector3(min(e.a.x, e.b.x) - t, min(e.a.y, e.b.y) - t, min(e.a.z, e.b.z) - t),
+                    Vector3(max(e.a.x, e.b.x) + t, max(e.a.y, e.b.y) + t, max(e.a.z, e.b.z) + t))
+        }
+        let size = size ?? all.reduce(0.0) { $0 + ($1.b - $1.a).length } / Double(all.count)
+        let origin = boxes.reduce(boxes[0].lo) { o, b in Vector3(min(o.x, b.lo.x), min(o.y, b.lo.y), min(o.z, b.lo.z)) }
+        func cell(_ p: Vector3) -> (Int, Int, Int) {
+            (Int(((p.x - origin.x) / size).rounded(.down)), Int(((p.y - origin.y) / size).rounded(.down)),
+             Int(((p.z - origin.z) / size).rounded(.down)))
+        }
+        let here = cell(point)
+        let list = boxes.indices.filter { k in
+            let lo = cell(boxes[k].lo), hi = cell(boxes[k].hi)
+            return lo.0 <= here.0 && here.0 <= hi.0 && lo.1 <= here.1 && here.1 <= hi.1 && lo.2 <= here.2 && here.2 <= hi.2
+        }
+        func keep(_ i: Int, _ j: Int) -> Bool {
+            let p = boxes[list[i]], q = boxes[list[j]]
+            guard SharedEdges.meet(p, q),
+                  cell(Vector3(max(p.lo.x, q.lo.x), max(p.lo.y, q.lo.y), max(p.lo.z, q.lo.z))) == here else { return false }
+            let (e, f) = (all[list[i]], all[list[j]])
+            return SharedEdges.overlap(e.a, e.b, f.a, f.b) || SharedEdges.overlap(f.a, f.b, e.a, e.b)
+        }
+        let edges = list.map { all[$0] }
+        var candidates = Set<[Int]>(), every = Set<[Int]>()
+        let centre = Vector3(origin.x + (Double(here.0) + 0.5) * size, origin.y + (Double(here.1) + 0.5) * size,
+                             origin.z + (Double(here.2) + 0.5) * size)
+        SharedEdges.collinearCandidates(edges, near: centre) { i, j in
+            #expect(i < j)
+            if keep(i, j) { #expect(candidates.insert([i, j]).inserted, "a pair handed out twice") }
+        }
+        for i in list.indices { for j in (i + 1)..<list.count where keep(i, j) { every.insert([i, j]) } }
+        return (candidates, every, list.count)
+    }
+
+    @Test(arguments: [500, 2_000])
+    func candidatesHoldEveryOverlappingPairOnAPrism(sides: Int) {
+        let edges = Self.prismEdges(sides: sides)
+        // Cells at a corner of the top cap, at one of the bottom cap, part way along a side, and across the bottom cap.
+        var overlapping = 0, crowded = 0
+        for point in [edges[2].a, edges[0].a, (edges[1].a + edges[1].b) / 2, edges[2 * sides].a] {
+            let found = Self.cellPairs(edges, at: point)
+            #expect(found.candidates == found.every)
+            overlapping += found.every.count
+            crowded = max(crowded, found.count)
+        }
+        #expect(crowded > 100, "no crowded cell")
+        #expect(overlapping > sides / 20, "few overlapping pairs: the input does not exercise the search")
+    }
+
+    @Test(arguments: 0..<4 as Range<UInt64>)
+    func candidatesHoldEveryOverlappingPairInAFan(seed: UInt64) {
+        var g = SplitMix(seed)
+        let edges = Self.fanEdges(spokes: 300, &g)
+        var overlapping = 0
+        for size in [1.0, 0.35, 0.15] {
+            let found = Self.cellPairs(edges, at: Vector3(210, 170, -40), size: size)
+            #expect(found.count > 32)
+            #expect(found.candidates == found.every)
+            overlapping += found.every.count
+        }
+        #expect(overlapping >= 150)
+    }
+
+    /// Short edges whose ends lie just inside the tolerance of a long edge's line, on opposite sides of it, far from
+    /// the centre along it: their keys differ by almost the proven reach, so a reach any shorter drops them.
+    @Test(arguments: 0..<4 as Range<UInt64>)
+    func candidatesHoldPairsAtTheReach(seed: UInt64) {
+        var g = SplitMix(seed)
+        func r(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &g) }
+        let centre = Vector3(r(-5...5), r(-5...5), r(-5...5))
+        var edges: [(a: Vector3, b: Vector3)] = []
+        for _ in 0..<20 {
+            guard let u = Vector3(r(-1...1), r(-1...1), r(-1...1)).normalized(),
+                  let w = u.cross(Vector3(r(-1...1), r(-1...1), r(-1...1))).normalized() else { continue }
+            let a = centre + u * 10, b = centre + u * 200
+            let off = 0.99 * SharedEdges.tolerance(a, b), x0 = r(20...180), l = r(0.05...2)
+            edges.append((a, b))
+            edges.append((centre + u * x0 + w * off, centre + u * (x0 + l) - w * off))
+        }
+        var found = Set<[Int]>()
+        SharedEdges.collinearCandidates(edges, near: centre) { i, j in found.insert([i, j]) }
+        var overlapping = 0
+        for i in edges.indices {
+            for j in (i + 1)..<edges.count {
+                let (e, f) = (edges[i], edges[j])
+                guard SharedEdges.overlap(e.a, e.b, f.a, f.b) || SharedEdges.overlap(f.a, f.b, e.a, e.b) else { continue }
+                overlapping += 1
+                #expect(found.contains([i, j]), "an overlapping pair at the reach is not a candidate")
+            }
+        }
+        #expect(overlapping >= 15)
+    }
 }

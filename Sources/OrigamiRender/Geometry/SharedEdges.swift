@@ -504,9 +504,15 @@ struct SharedEdges {
     /// P of C on line cd is c + t(d − c) with |t| ≤ D/ℓ, and the part of P − a across ab is the same mix of c's and
     /// d's, so at most (|1 − t| + |t|)·tol; the other: the foot Q of C on ab is a′ + s(b′ − a′) (a′, b′ the feet of
     /// c, d; |b′ − a′| ≥ ℓ − 2·tol, |Q − a′| ≤ |C − c|), within (|1 − s| + |s|)·tol of c + s(d − c) on cd. So
-    /// each edge gets the reach tol·(1 + 2D/(ℓ − 2·tol)) (doubled against rounding; unbounded for edges no longer
-    /// than 2·tol), and a pair is a candidate when the keys differ by at most the larger reach. Near-parallel
+    /// each edge gets the reach tol·(1 + 2D/(ℓ − 2·tol)) (grown by `reachMargin` against rounding; unbounded for edges
+    /// no longer than 2·tol), and a pair is a candidate when the keys differ by at most the larger reach. Near-parallel
     /// edges side by side (a prism's long sides) have keys far apart compared with their tiny reaches.
+    /// How much `collinearCandidates` grows the proven reach against rounding: 1 % of it, at least 10⁻⁸ of the
+    /// points' magnitude (a tolerance is 10⁻⁶ of it), ≈ 10⁶ times the rounding of the keys, of the distances `overlap`
+    /// compares with the tolerance, and of the reach itself. (It was 2: a 20 000-sided prism's cap edges, short
+    /// against the tolerance, each scanned twice the neighbours, ≈ 3.4 · 10⁹ instructions a render.)
+    static let reachMargin = 1.01
+
     static func collinearCandidates(_ edges: [(a: Vector3, b: Vector3)], near centre: Vector3,
                                     _ pair: (Int, Int) -> Void) {
         let tol = edges.reduce(0.0) { Swift.max($0, tolerance($1.a, $1.b)) }
@@ -520,7 +526,7 @@ struct SharedEdges {
             guard length > 2 * tol, length.isFinite else { keys.append(0); reaches.append(.infinity); continue }
             let u = d / length
             keys.append((ca - u * ca.dot(u)).length)
-            let reach = 2 * tol * (1 + 2 * far / (length - 2 * tol))
+            let reach = Self.reachMargin * tol * (1 + 2 * far / (length - 2 * tol))
             reaches.append(reach.isFinite ? reach : .infinity)
         }
         let order = edges.indices.sorted { keys[$0] < keys[$1] }
