@@ -496,6 +496,12 @@ struct SharedEdges {
     /// solid crowd a few cells: a 20 000-face prism's cap puts thousands of edges in each).
     private static let crowdedCell = 32
 
+    /// How much `collinearCandidates` grows the proven reach against rounding: 1 % of it, at least 10⁻⁸ of the
+    /// points' magnitude (a tolerance is 10⁻⁶ of it), ≈ 10⁶ times the rounding of the keys, of the distances `overlap`
+    /// compares with the tolerance, and of the reach itself. (It was 2: a 20 000-sided prism's cap edges, short
+    /// against the tolerance, each scanned twice the neighbours, ≈ 3.4 · 10⁹ instructions a render.)
+    static let reachMargin = 1.01
+
     /// The pairs (i < j) of `edges` that may pass `overlap` either way round, in no particular order: a superset,
     /// found by sorting the edges by their line's distance `k` from `centre`.
     ///
@@ -507,12 +513,6 @@ struct SharedEdges {
     /// each edge gets the reach tol·(1 + 2D/(ℓ − 2·tol)) (grown by `reachMargin` against rounding; unbounded for edges
     /// no longer than 2·tol), and a pair is a candidate when the keys differ by at most the larger reach. Near-parallel
     /// edges side by side (a prism's long sides) have keys far apart compared with their tiny reaches.
-    /// How much `collinearCandidates` grows the proven reach against rounding: 1 % of it, at least 10⁻⁸ of the
-    /// points' magnitude (a tolerance is 10⁻⁶ of it), ≈ 10⁶ times the rounding of the keys, of the distances `overlap`
-    /// compares with the tolerance, and of the reach itself. (It was 2: a 20 000-sided prism's cap edges, short
-    /// against the tolerance, each scanned twice the neighbours, ≈ 3.4 · 10⁹ instructions a render.)
-    static let reachMargin = 1.01
-
     static func collinearCandidates(_ edges: [(a: Vector3, b: Vector3)], near centre: Vector3,
                                     _ pair: (Int, Int) -> Void) {
         let tol = edges.reduce(0.0) { Swift.max($0, tolerance($1.a, $1.b)) }
