@@ -154,7 +154,9 @@ extension LayerGeometry {
 
     /// True when every geometric value is finite (`nonFiniteProperty == nil`, without building its lists: every
     /// frozen layer asks).
-    /// Branch-free (`Transform3D.finiteResidue`): the 42 values' residues summed, one test at the end.
+    /// Branch-free (`Transform3D.finiteResidue`): the 42 values' residues summed, one test at the end. (Inlined:
+    /// the freeze asks it of every layer's geometry, and a call passed the 337-byte value through memory.)
+    @inline(__always)
     public var isFinite: Bool {
         func r(_ v: CGFloat) -> Double { Double(v) - Double(v) }
         let scalars = r(bounds.origin.x) + r(bounds.origin.y) + r(bounds.size.width) + r(bounds.size.height)

@@ -264,7 +264,9 @@ extension Transform3D {
 
 extension Transform3D {
     /// The homogeneous product `(x, y, z, w) · M`.
-    @inlinable  // (the renderer's per-corner maps call it from another module)
+    // (The renderer's per-corner maps call it from another module; `@inlinable` alone left it a call there — the
+    // render tree's extent loop maps four corners of each of 6 000 members, lighting one point a face.)
+    @inlinable @inline(__always)
     public func apply(_ p: Vector4) -> Vector4 {
         Vector4(
             x: p.x * m11 + p.y * m21 + p.z * m31 + p.w * m41,
