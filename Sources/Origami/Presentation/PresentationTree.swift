@@ -415,7 +415,12 @@ public struct PresentationTree: Sendable {
                 if layer.hasLighting, let l = layer.lighting { lighting = l; isLit = true } else { isLit = false }
             }
             let g = column.pointee
-            let flattens = layer.isFlattening || (parent < 0 && placement == .renderedInOwnSpace)
+            // `Face` is final: its exact type is compared, without the runtime's cast (≈ 35 instructions a layer); a face
+            // or a plain layer flattens without asking `isFlattening` (a cast to `TransformLayer`, ≈ 39 a layer).
+            let layerType = type(of: layer)
+            let face = layerType == Face.self ? unsafeDowncast(layer, to: Face.self) : nil
+            let flattens = face != nil || layerType == Layer.self || layer.isFlattening
+                || (parent < 0 && placement == .renderedInOwnSpace)
             let owner: Int, toOwner: Transform3D, object: Transform3D, isFacePlane: Bool, inherited: Double
             let contentFlipped = parent < 0 ? rootFlipped : sublayersFlipped[parent]
             // Content flips are rare: the products with the mirror are only formed for a flipped layer.
@@ -451,8 +456,6 @@ public struct PresentationTree: Sendable {
             }
             let plane = Homography(toOwner)
             let b = g.bounds.standardized
-            // `Face` is final: its exact type is compared, without the runtime's cast (≈ 35 instructions a layer).
-            let face = type(of: layer) == Face.self ? unsafeDowncast(layer, to: Face.self) : nil
             // Read once: `Face.polygon` is a class property with a dynamic exclusivity check on every read.
             let polygon = face?.polygon
             var outline = 0..<0
@@ -462,8 +465,10 @@ public struct PresentationTree: Sendable {
             }
             let drawable = chainDrawable && !layer.isHidden && g.isFinite && opacity.isFinite && borderWidth.isFinite
                 && cornerRadius.isFinite && layer.contentsScale.isFinite  // `isDrawable`, on the values frozen
-            // One cast per class asked (a `Face` is no text layer: the class is final).
-            let textLayer = face == nil ? layer as? TextLayer : nil
+            // One cast per class asked (a `Face` is no text layer: the class is final), and none for a plain layer or
+            // a transform layer by its exact type (neither is a text layer: the runtime's cast walked the class chain,
+            // ≈ 270 instructions for each of a lattice's 1 000 solids).
+            let textLayer = face != nil || layerType == TransformLayer.self || layerType == Layer.self ? nil : layer as? TextLayer
             let level = parent < 0 ? 0 : rows[parent].level + 1
             let kind: Kind = !flattens ? .transformLayer : textLayer != nil ? .text : face != nil ? .face : .layer
             (planes.baseAddress! + index).initialize(to: Plane(
