@@ -241,4 +241,43 @@ struct RenderTreeTests {
         }
         #expect(bounds.allSatisfy { $0 == faces.map(\.node.bounds) })
     }
+
+    /// `RenderNode.flatBounds`' divided-corner path (a quad wholly in front of the eye) is the bounding box of
+    /// `ScenePolygon(extent:transform:member:)`'s flattened points, bit for bit (so −0, the first corner's exact
+    /// coordinates and `nil`s count), over turned, tilted, scaled, mirrored and perspective transforms and extents
+    /// with zero, negative-zero, tiny and huge coordinates; most cases take the divided path.
+    @Test("A member's flat bounds are its scene polygon's bounding box, bit for bit")
+    func flatBoundsMatchScenePolygon() {
+        func bits(_ r: PlaneRect?) -> [UInt64]? { r.map { [$0.minX, $0.minY, $0.maxX, $0.maxY].map(\.bitPattern) } }
+        let extents = [
+            PlaneRect(minX: 0, minY: 0, maxX: 100, maxY: 100), PlaneRect(minX: -0.0, minY: -0.0, maxX: 0, maxY: 50),
+            PlaneRect(minX: -50, minY: -20, maxX: 50, maxY: -0.0), PlaneRect(minX: 3, minY: 3, maxX: 3, maxY: 3),
+            PlaneRect(minX: 1e-300, minY: -1e-300, maxX: 2e-300, maxY: 1e-300), PlaneRect(minX: -1e300, minY: 0, maxX: 1e300, maxY: 1e308),
+        ]
+        var transforms: [Transform3D] = [.identity, Transform3D(scaleX: -1, y: 1), Transform3D(scaleX: 0, y: 2),
+                                         Transform3D(scaleX: 1e200, y: 1e200, z: 1)]
+        for angle in stride(from: 0.0, to: 2 * Double.pi, by: Double.pi / 7) {
+            for axis in [(0.0, 1.0, 0.0), (1.0, 0.0, 0.0), (0.3, 0.9, 0.1), (0.0, 0.0, 1.0)] {
+                let turn = Transform3D(rotationAngle: angle, x: axis.0, y: axis.1, z: axis.2)
+                    .concatenating(Transform3D(translationX: -0.0, y: 40, z: -30))
+                for distance in [0.0, 500.0, 90.0] {
+                    transforms.append(turn.concatenating(Transform3D(translationX: 200, y: 150))
+                                          .concatenating(.perspective(distance: distance)))
+                }
+            }
+        }
+        var divided = 0, nils = 0
+        for (k, m) in transforms.enumerated() {
+            for e in extents {
+                let fast = RenderNode.flatBounds(e, transform: m, member: k)
+                let general = ScenePolygon(extent: e, transform: m, member: k).flatMap { PlaneRect.bounding($0.flattened) }
+                #expect(bits(fast) == bits(general), "transform \(k), extent \(e)")
+                let ws = [(e.minX, e.minY), (e.maxX, e.minY), (e.maxX, e.maxY), (e.minX, e.maxY)]
+                    .map { m.apply(Vector4(x: $0.0, y: $0.1, z: 0, w: 1)).w }
+                if ws.allSatisfy({ $0 - PlaneChain.nearW * ws.max()! >= 0 }) { divided += 1 }
+                if fast == nil { nils += 1 }
+            }
+        }
+        #expect(divided > 500 && nils > 0 && nils < divided)
+    }
 }

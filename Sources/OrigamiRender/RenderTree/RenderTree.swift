@@ -112,10 +112,10 @@ public struct RenderTree: Sendable {
                     // context's lighting is validated on the context's turn, after this: a `Lighting` that fails
                     // `validate()` shades nothing, and the render throws then.)
                     let transform = nodes.planes[i].toOwner, members = scene(of: i)
-                    let shade = shade(of: i, transform: transform)
+                    // (The record consumes the shade as made: see `RenderNode.Record.init`.)
                     (records + built).initialize(to: try RenderNode.Record(
                         nodes, i, scene: members, records: records, members: memberRows, transform: transform,
-                        inheritedOpacity: nodes.planes[i].inheritedOpacity, shade: shade))
+                        inheritedOpacity: nodes.planes[i].inheritedOpacity, shade: shade(of: i, transform: transform)))
                     record[i] = built
                     built += 1
                 }
