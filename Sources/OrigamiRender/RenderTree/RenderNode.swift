@@ -153,7 +153,7 @@ extension RenderNode.Record {
         self.scene = scene
         name = nodes.names[i]
         self.bounds = bounds
-        backgroundColor = row.pointee.backgroundColor.map { $0.clamped }  // (a key path was a call through its thunk)
+        backgroundColor = row.pointee.backgroundColor.map { $0.clamped }
         borderWidth = max(0, row.pointee.borderWidth)
         borderColor = row.pointee.borderColor.clamped
         cornerRadius = max(0, row.pointee.cornerRadius)
