@@ -83,4 +83,33 @@ struct PlainFaceFillTests {
         let scene = try Self.lattice(64)
         #expect(try Self.pixels(scene, throughNode: false) != Self.pixels(scene, throughNode: false, sealsEdges: false))
     }
+
+    /// What a plain face's plan reads of a node without the arrays (`RenderNode.isBare`), and the background colour it
+    /// takes as it is (clamped at the freeze, not again: `clamped` leaves a clamped colour as it is, to the bit), on
+    /// nodes with text, an image, sublayers, outlines, lighting, and colours out of range or not a number.
+    @Test("A node's isBare is its contents, text rings and members all empty; its background is clamped already")
+    func bareNodesAndClampedBackgrounds() throws {
+        let root = try RenderTreeTests.mixedTree()
+        let odd = [Color(red: 1.5, green: -0.5, blue: .nan, alpha: 2), Color(red: -0.0, green: 0, blue: 1, alpha: -0.0),
+                   Color(red: .infinity, green: -.infinity, blue: 0.25, alpha: .nan)]
+        for (k, c) in odd.enumerated() {
+            let l = Layer(name: "odd \(k)")
+            l.frame = CGRect(x: 10 * Double(k), y: 200, width: 20, height: 20)
+            l.backgroundColor = c
+            try root.addSublayer(l)
+        }
+        let tree = try RenderTree(PresentationTree(root, placement: .canvas))
+        var nodes = tree.members.map(\.node), seen = 0, bare = 0, notBare = 0
+        func bits(_ c: Color?) -> [UInt64]? { c.map { [$0.red, $0.green, $0.blue, $0.alpha].map(\.bitPattern) } }
+        while let node = nodes.popLast() {
+            seen += 1
+            let members = node.members
+            let expected = node.contents == nil && node.textRings.isEmpty && members.isEmpty
+            #expect(node.isBare == expected, "node \(node.name ?? "?")")
+            if expected { bare += 1 } else { notBare += 1 }
+            #expect(bits(node.backgroundColor) == bits(node.backgroundColor?.clamped), "node \(node.name ?? "?")")
+            nodes += members.map(\.node)
+        }
+        #expect(seen > 20 && bare > 10 && notBare > 4)
+    }
 }

@@ -157,6 +157,39 @@ struct PlaneChainTests {
         }
     }
 
+    /// `map(corners:after:into:)` in perspective maps the four corners on the stack and writes them over the scratch
+    /// ring when it holds as many (the face before's four): against the general path, on every kind of chain level
+    /// (identity, diagonal, offsets, perspective), corners on an axis, rings that are cut, scratch rings of any length.
+    @Test("a face's bounds in perspective, written over a scratch ring, are the general path's ring to the bit")
+    func cornersOverScratchAreTheGeneralPath() {
+        var g = SplitMix(24)
+        var whole = 0, cut = 0, overwritten = 0
+        var scratch: Ring = []
+        for k in 0..<3000 {
+            let chain = PlaneChain((0..<(1 + k % 4)).map { _ in Self.anyLevel(&g) }, canvas: Self.canvas)
+            let rect: PlaneRect
+            switch k % 3 {
+            case 0:
+                let x = g.next(-300, 300), y = g.next(-300, 300)
+                rect = PlaneRect(minX: x, minY: y, maxX: x + g.next(1, 400), maxY: y + g.next(1, 400))
+            case 1:
+                let w = g.next(1, 300), h = g.next(1, 300), left = g.next(0, 1) < 0.5, y = g.next(0, 1) < 0.5 ? 0 : -h
+                rect = PlaneRect(minX: left ? 0 : -w, minY: y, maxX: left ? w : 0, maxY: y + h)
+            default:
+                rect = PlaneRect(minX: -5_000, minY: g.next(-5_000, 0), maxX: g.next(0, 5_000), maxY: 5_000)
+            }
+            let h = g.next(0, 1) < 0.3 ? Self.axisKeepingLevel(&g) : Self.perspectiveLevel(&g, distance: g.next(400, 2000))
+            // Mostly the face before's four points (the in-place write), now and then fewer or more.
+            if k % 5 == 0 { scratch = Array(repeating: PlanePoint(7, 8), count: k % 9) }
+            if scratch.count == 4 { overwritten += 1 }
+            chain.map(corners: rect, after: h, into: &scratch)
+            let general = chain.mapThroughClips(rect.corners, first: h)
+            #expect(Self.bits(scratch) == Self.bits(general))
+            if general.count == 4 { whole += 1 } else { cut += 1 }
+        }
+        #expect(whole > 1000 && cut > 300 && overwritten > 1000)
+    }
+
     @Test("a point mapped inline is Homography.apply's point level by level, to the bit, and nil where it is")
     func pointsAreTheHomographiesPoints() {
         var g = SplitMix(22)

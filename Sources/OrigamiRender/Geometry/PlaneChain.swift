@@ -154,6 +154,10 @@ struct PlaneChain: Sendable {
 
     /// `map(r.corners, after: h, into: &out)` without the corners' array (a plain face's outline is its bounds'
     /// corners: one array per face made and freed).
+    ///
+    /// In perspective (the usual face) the corners are mapped as `mapWithoutClipping` maps them into four points on
+    /// the stack, which are then written over `out`'s when it holds as many (the scratch ring holds the face before's
+    /// four): no emptying, no capacity or uniqueness test per point.
     func map(corners r: PlaneRect, after h: Homography, into out: inout Ring) {
         withUnsafeTemporaryAllocation(of: PlanePoint.self, capacity: 4) { corners in
             // `PlaneRect.corners`' order.
@@ -161,7 +165,45 @@ struct PlaneChain: Sendable {
             corners.initializeElement(at: 1, to: PlanePoint(r.maxX, r.minY))
             corners.initializeElement(at: 2, to: PlanePoint(r.maxX, r.maxY))
             corners.initializeElement(at: 3, to: PlanePoint(r.minX, r.maxY))
+            if !(levelsAreAffine && Self.isAffine(h)),
+               mapCornersWithoutClipping(UnsafeBufferPointer(corners), first: h, into: &out) { return }
             map(UnsafeBufferPointer(corners), after: h, into: &out)
+        }
+    }
+
+    /// `mapWithoutClipping(corners, first: h, into:)` for a face's four corners, its points kept on the stack until
+    /// known (its dedupe, in its order) and then written over `out`'s; false (`out` untouched) when some clip would
+    /// cut, and the caller takes the usual path.
+    private func mapCornersWithoutClipping(_ corners: UnsafeBufferPointer<PlanePoint>, first h: Homography,
+                                           into out: inout Ring) -> Bool {
+        let v = viewport, shortcuts = shortcuts
+        return withUnsafeTemporaryAllocation(of: PlanePoint.self, capacity: 4) { ring -> Bool in
+            var n = 0
+            let mapped = levels.withUnsafeBufferPointer { levels -> Bool in
+                for p in corners {
+                    guard let d = Self.image(of: p, first: h, levels: levels, shortcuts: shortcuts, viewport: v) else {
+                        return false
+                    }
+                    if d.isFinite, n == 0 || ring[n - 1] != d {
+                        ring.initializeElement(at: n, to: d)
+                        n += 1
+                    }
+                }
+                return true
+            }
+            guard mapped else { return false }
+            if n > 1, ring[0] == ring[n - 1] { n -= 1 }
+            if n < 3 { n = 0 }
+            if out.count == n {
+                out.withUnsafeMutableBufferPointer { o in
+                    for i in 0 ..< n { o[i] = ring[i] }
+                }
+            } else {
+                out.empty()
+                out.reserveCapacity(n)
+                for i in 0 ..< n { out.append(ring[i]) }
+            }
+            return true
         }
     }
 
@@ -225,30 +267,9 @@ struct PlaneChain: Sendable {
         let shortcuts = shortcuts
         let mapped = levels.withUnsafeBufferPointer { levels -> Bool in
             for p in ring {
-                var q = HomogeneousPoint(x: p.x, y: p.y, w: 1)
-                // The level after which the point is normalized (`Shortcut`): `first`, else the first of `levels`.
-                var i = 0, kinds = shortcuts
-                if let first {
-                    guard Self.step(&q, first.matrix) else { return false }
-                } else if let h = levels.first {
-                    guard Self.step(&q, h.matrix) else { return false }
-                    i = 1
-                    kinds >>= 2
+                guard let d = Self.image(of: p, first: first, levels: levels, shortcuts: shortcuts, viewport: v) else {
+                    return false
                 }
-                while i < levels.count {
-                    guard Self.step(&q, levels[i].matrix, shortcut: kinds & 3) else { return false }
-                    i += 1
-                    kinds >>= 2
-                }
-                // `divided(within:)`'s clips, in its order (each would keep a point on its inner side): the sides
-                // `clipped(a:b:c:)` tests, `a·x + b·y + c·w`, whose zero terms add a signed zero, which changes
-                // neither the sum of a nonzero term nor the sign test (≥ 0) of a zero sum. A point that is not finite
-                // (possible only without levels) fails one of them as it fails `a·x + b·y + c·w` (its own
-                // coordinate's two sides are ±∞ or NaN).
-                guard q.w >= 0, q.x + -v.minX * q.w >= 0, -q.x + v.maxX * q.w >= 0,
-                      q.y + -v.minY * q.w >= 0, -q.y + v.maxY * q.w >= 0 else { return false }
-                guard q.w > 0 else { continue }
-                let d = PlanePoint(Swift.min(Swift.max(q.x / q.w, v.minX), v.maxX), Swift.min(Swift.max(q.y / q.w, v.minY), v.maxY))
                 if d.isFinite, out.last != d { out.append(d) }
             }
             return true
@@ -260,6 +281,38 @@ struct PlaneChain: Sendable {
         if out.count > 1, out.first == out.last { out.removeLast() }
         if out.count < 3 { out.removeAll(keepingCapacity: true) }
         return true
+    }
+
+    /// One point of `mapWithoutClipping`'s ring through `first` (when given) and `levels`, divided: `nil` when some
+    /// clip would cut it (the ring then takes the general path), a point that is not finite when it lies at infinity
+    /// (w = 0: the point is skipped) or otherwise is not kept (`divided(within:)` drops it).
+    @inline(__always)
+    private static func image(of p: PlanePoint, first: Homography?, levels: UnsafeBufferPointer<Homography>,
+                              shortcuts: UInt64, viewport v: PlaneRect) -> PlanePoint? {
+        var q = HomogeneousPoint(x: p.x, y: p.y, w: 1)
+        // The level after which the point is normalized (`Shortcut`): `first`, else the first of `levels`.
+        var i = 0, kinds = shortcuts
+        if let first {
+            guard step(&q, first.matrix) else { return nil }
+        } else if let h = levels.first {
+            guard step(&q, h.matrix) else { return nil }
+            i = 1
+            kinds >>= 2
+        }
+        while i < levels.count {
+            guard step(&q, levels[i].matrix, shortcut: kinds & 3) else { return nil }
+            i += 1
+            kinds >>= 2
+        }
+        // `divided(within:)`'s clips, in its order (each would keep a point on its inner side): the sides
+        // `clipped(a:b:c:)` tests, `a·x + b·y + c·w`, whose zero terms add a signed zero, which changes
+        // neither the sum of a nonzero term nor the sign test (≥ 0) of a zero sum. A point that is not finite
+        // (possible only without levels) fails one of them as it fails `a·x + b·y + c·w` (its own
+        // coordinate's two sides are ±∞ or NaN).
+        guard q.w >= 0, q.x + -v.minX * q.w >= 0, -q.x + v.maxX * q.w >= 0,
+              q.y + -v.minY * q.w >= 0, -q.y + v.maxY * q.w >= 0 else { return nil }
+        guard q.w > 0 else { return PlanePoint(.nan, .nan) }
+        return PlanePoint(Swift.min(Swift.max(q.x / q.w, v.minX), v.maxX), Swift.min(Swift.max(q.y / q.w, v.minY), v.maxY))
     }
 
     /// `step(&p, m)` for a point a level before has normalized, in the form `shortcut` (`Shortcut`) when it applies

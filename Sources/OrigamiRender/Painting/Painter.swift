@@ -2,6 +2,17 @@ import CCairo
 import Foundation
 import Origami
 
+extension RenderNode {
+    /// `contents == nil && textRings.isEmpty && members.isEmpty` — nothing drawn over the background but the shade and
+    /// the border —, read from the node's row without making the (empty) arrays: asked of every face, twice.
+    var isBare: Bool {
+        // (Field by field through `pointee`, read in place: a copy of the row would retain its references.)
+        guard record.pointee.scene.isEmpty else { return false }
+        guard let c = record.pointee.content else { return true }
+        return c.contents == nil && c.textRings.isEmpty
+    }
+}
+
 /// Paints render nodes into a Cairo context (DESIGN §3): each ordinary layer draws background → contents →
 /// its depth-sorted sublayer scene → its face shade → border, as one group when its opacity is below 1.
 /// All geometry is mapped into device units (points × scale × supersampling) before it reaches Cairo.
@@ -239,7 +250,7 @@ final class Painter {
             init?(_ m: borrowing RenderMember, in chain: borrowing PlaneChain, filter: borrowing ColorFilter,
                   outline: inout Ring) {
                 let node = m.node
-                guard node.contents == nil, node.textRings.isEmpty, node.members.isEmpty, !node.masksToBounds,
+                guard node.isBare, !node.masksToBounds,
                       node.borderWidth <= 0 || node.borderColor.alpha <= 0 else { return nil }
                 let plan = Plan(node, filter: filter, seal: true)
                 guard plan.alpha >= 1, !plan.shadesGroup, plan.overlay == nil,
@@ -324,10 +335,12 @@ final class Painter {
             // `sealing` unwrapped there retained its arrays per fragment.)
             let sealing = order.sealing != nil, outers = order.sealing?.edges.outer ?? [], candidates = order.candidates
             try Painter.depthOrder(order.input, members: members, replaying: order.recording) { f in
-                var outer: [PlaneSegment]?
+                // (The fragment's index among the sealing ones, not its outer edges: `outers[k]` read here was an array
+                // retained and released per sealing fragment, for a whole face that never reads it.)
+                var sealed = -1
                 if sealing, candidates[f.member] {
                     seals.seals(k, chain: chain, into: &scratch.sealed)
-                    outer = outers[k]
+                    sealed = k
                     k += 1
                 } else {
                     if !scratch.sealed.isEmpty { scratch.sealed.removeAll(keepingCapacity: true) }
@@ -337,8 +350,8 @@ final class Painter {
                             ring.reserveCapacity(f.points.count)
                             for p in f.points { ring.append(PlanePoint(p.x, p.y)) }
                         },
-                        outer: { outer ?? boundaries.of(f) }, to: &batch, scratch: &scratch, seals: &seals,
-                        members: members, chain: chain, filter: filter, plain: &plain)
+                        outer: { sealed >= 0 ? outers[sealed] : boundaries.of(f) }, to: &batch, scratch: &scratch,
+                        seals: &seals, members: members, chain: chain, filter: filter, plain: &plain)
                 if batch.fills.count >= Self.fillBatch {
                     try paint(&batch, members: members, chain: chain, filter: filter, plain: &plain)
                 }
@@ -737,16 +750,18 @@ final class Painter {
             alpha = node.opacity * node.inheritedOpacity
             let backgroundColor = node.backgroundColor
             let opaque = (backgroundColor?.alpha ?? 0) >= 1
-            let bare = node.contents == nil && node.textRings.isEmpty && node.members.isEmpty
+            let bare = node.isBare
             let (vertexShade, shadeOverlay, multiply, add) = Self.shadeFields(node.shade)
             isSealed = seal && opaque
             var overlay = shadeOverlay.flatMap { $0.alpha > 0 ? $0.clamped : nil }
             // (The shade's uniform part applied here, not as an inner filter: that is an array per face.)
+            // (`backgroundColor` is clamped already, at the freeze — `RenderNode.Record` — and `clamped` leaves a clamped
+            // colour as it is, to the bit: it is not clamped again here, a call per face.)
             if vertexShade, opaque, bare, let bg = backgroundColor {
-                background = .shadedColor(filter.apply(bg.clamped, innerMultiply: multiply, add: add))
+                background = .shadedColor(filter.apply(bg, innerMultiply: multiply, add: add))
                 shadesGroup = false
             } else if let bg = backgroundColor, bg.alpha > 0, !node.planeBounds.isEmpty {
-                var fill = filter.apply(bg.clamped, innerMultiply: multiply, add: add)
+                var fill = filter.apply(bg, innerMultiply: multiply, add: add)
                 if let o = overlay, opaque, bare, !vertexShade {
                     // An opaque background with nothing drawn over it but the overlay: composited here, so the face
                     // is filled once (the same interior pixels, one coverage at the edges).
