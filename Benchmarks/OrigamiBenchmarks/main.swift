@@ -50,6 +50,7 @@ do {
     try ServeBenchmarks.run(harness)
     // Last: it tunes the allocator for the whole process, as `origami animate` does.
     try AnimateBenchmarks.run(harness, models: option("--models") ?? "Models")
+    try RenderBenchmarks.latticeWithHeapKept(harness)
     print(harness.table())
     print("\n" + harness.summary())
     print("\nTotal benchmark time: \(format(ContinuousClock.now - started)). Ratio = median ÷ baseline median (same run).")
