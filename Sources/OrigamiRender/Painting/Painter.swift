@@ -2,17 +2,6 @@ import CCairo
 import Foundation
 import Origami
 
-extension RenderNode {
-    /// `contents == nil && textRings.isEmpty && members.isEmpty` — nothing drawn over the background but the shade and
-    /// the border —, read from the node's row without making the (empty) arrays: asked of every face, twice.
-    var isBare: Bool {
-        // (Field by field through `pointee`, read in place: a copy of the row would retain its references.)
-        guard record.pointee.scene.isEmpty else { return false }
-        guard let c = record.pointee.content else { return true }
-        return c.contents == nil && c.textRings.isEmpty
-    }
-}
-
 /// Paints render nodes into a Cairo context (DESIGN §3): each ordinary layer draws background → contents →
 /// its depth-sorted sublayer scene → its face shade → border, as one group when its opacity is below 1.
 /// All geometry is mapped into device units (points × scale × supersampling) before it reaches Cairo.

@@ -82,6 +82,14 @@ public struct RenderNode: @unchecked Sendable {
         let scene = record.pointee.scene
         return scene.isEmpty ? [] : table.scene(scene)
     }
+    /// `contents == nil && textRings.isEmpty && members.isEmpty` — nothing drawn over the background but the shade and
+    /// the border —, read from the node's row without making the (empty) arrays: the painter asks it of every face.
+    var isBare: Bool {
+        // (Field by field through `pointee`, read in place: a copy of the row would retain its references.)
+        guard record.pointee.scene.isEmpty else { return false }
+        guard let c = record.pointee.content else { return true }
+        return c.contents == nil && c.textRings.isEmpty
+    }
     /// The layer's name.
     public var name: String? { record.pointee.name }
     /// The image and the text, with how they are placed: `nil` when the layer has neither and places them as a
@@ -164,8 +172,7 @@ extension RenderNode.Record {
         self.transform = transform
         self.inheritedOpacity = inheritedOpacity
         // (Taken `consuming` and moved in: passed borrowed, it was copied into the record and the caller's destroyed,
-        // two outlined value-witness calls a node, 1.26 M a lattice render. The init is then not inlined into the
-        // freeze — the record is built in a temporary and copied, ≈ 0.5 M — which still leaves the net gain.)
+        // two outlined value-witness calls a node, 1.26 M a lattice render.)
         self.shade = shade
 
         var extent = b
