@@ -50,7 +50,7 @@ do {
     try ServeBenchmarks.run(harness)
     // Last: it tunes the allocator for the whole process, as `origami animate` does.
     try AnimateBenchmarks.run(harness, models: option("--models") ?? "Models")
-    try RenderBenchmarks.latticeWithHeapKept(harness)
+    try RenderBenchmarks.lattice(harness, "1000 lit cubes (6000 faces), heap kept between renders (keepLargeBuffersInTheHeap)")
     print(harness.table())
     print("\n" + harness.summary())
     print("\nTotal benchmark time: \(format(ContinuousClock.now - started)). Ratio = median ÷ baseline median (same run).")
