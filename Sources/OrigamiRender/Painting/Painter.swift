@@ -551,12 +551,17 @@ final class Painter {
     /// through the context's), so they agree to rounding: a hundredth of a device unit is ample.
     static let deviceTolerance = 1e-2
 
+    /// Unset by the tests (`false`: the candidates are always looked for, as before the shortcut) to compare the scenes
+    /// `sceneOrder` collects without them with what the candidates choose.
+    @TaskLocal static var collectsForSolidsWithoutCandidates = true
+
     /// What `drawScene` works out before it paints one 3D context.
     struct SceneOrder {
         /// `scenePolygons`' input and whole polygons.
         let input: [ScenePolygon]
         let whole: WholePolygons
-        /// Per member: whether it may seal (`SharedEdges.sealCandidates`).
+        /// Per member: whether it may seal (`SharedEdges.sealCandidates`); empty when every fragment is collected
+        /// without them (`collectsAll`, which reads none).
         let candidates: [Bool]
         /// Every fragment was collected in one walk (`sealing.fragments` are all of them).
         let collectsAll: Bool
@@ -576,14 +581,40 @@ final class Painter {
         var outlines = MemoTable<[Vector3]>(count: members.count)
         for i in members.indices where members[i].node.shape != nil { outlines[i] = .some(Painter.shapeOutline(members[i])) }
         let outline: (Int) -> [Vector3]? = { [outlines] in outlines[$0] ?? nil }
-        // Asked per polygon and per fragment below (only of members with a polygon): decided once per member.
-        var isSealable = [Bool](repeating: false, count: members.count)
-        if seals { for p in input { isSealable[p.member] = Painter.isSealable(members[p.member]) } }
+        // Asked per polygon and per fragment below (only of members with a polygon): decided once per member, in member
+        // order (the nodes' records in the order they lie; the input's order is a hash's). With it, how many polygons
+        // are sealable faces of a solid that has two or more (`solidFaces`).
+        var isSealable = [Bool](repeating: false, count: members.count), solidFaces = 0
+        if seals {
+            var perSolid = [Int32](repeating: 0, count: members.count)
+            for m in members.indices where whole.isDrawn(m) && Painter.isSealable(members[m]) {
+                isSealable[m] = true
+                let s = members[m].solid
+                guard s >= 0 && s < members.count else { continue }
+                perSolid[s] += 1
+                // (A solid's second face counts its first too.)
+                solidFaces += perSolid[s] == 2 ? 2 : perSolid[s] > 2 ? 1 : 0
+            }
+        }
         let sealable: (Int) -> Bool = { [isSealable] in isSealable[$0] }
-        let candidates = SharedEdges.sealCandidates(input, outline: outline, sealable: sealable,
-                                                    solid: { members[$0].solid })
-        let candidateCount = candidates.reduce(0) { $0 + ($1 ? 1 : 0) }
-        let collectsAll = 2 * candidateCount > input.count || (collectsEveryFragment && candidateCount > 0)
+        // Collecting every fragment reads no candidates (`paintFragments`' first branch), so where that path is taken
+        // from the structure alone the candidates are not looked for: when at least half the polygons are sealable faces
+        // of solids with two or more (a lattice of cubes: the three faces each cube turns to the viewer, of six, which
+        // took the candidates' two-walk path before — 3 000 candidates of 6 000 polygons is not more than half). The
+        // collected path paints what the candidates' paths paint (`TwoWalkSealTests`, `SealShortcutTests`). Where every
+        // sealable face is a candidate (the lattice: each visible face shares an edge with another of its cube), it is
+        // the same work on the same edges: `SharedEdges` makes edges of sealable fragments only, in paint order either
+        // way, so it finds the same seals in the same order; the fragments that do not seal add their outer edges alone.
+        let candidates: [Bool], candidateCount: Int, collectsAll: Bool
+        if solidFaces > 0 && 2 * solidFaces >= input.count && Self.collectsForSolidsWithoutCandidates {
+            candidates = []
+            candidateCount = 0
+            collectsAll = true
+        } else {
+            candidates = SharedEdges.sealCandidates(input, outline: outline, sealable: sealable, solid: { members[$0].solid })
+            candidateCount = candidates.reduce(0) { $0 + ($1 ? 1 : 0) }
+            collectsAll = 2 * candidateCount > input.count || (collectsEveryFragment && candidateCount > 0)
+        }
         var sealing: (fragments: [ScenePolygon], edges: SharedEdges)?
         var recording: BSPTree.Recording?
         if collectsAll {
