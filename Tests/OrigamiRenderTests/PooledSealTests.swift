@@ -166,7 +166,7 @@ import Testing
             // Every other scene's fragments with their sealed edges as they are; the rest with edges along later
             // fragments already met added among them (a fragment's edges that run along one later fragment: as split
             // fragments can have), which must add no seal.
-            var sealedEdges = real.edges.sealed
+            var sealedEdges = real.edges.sealed.map { Array($0) }
             if n % 2 == 1 {
                 for k in sealedEdges.indices where !sealedEdges[k].isEmpty {
                     var edges = sealedEdges[k]

@@ -44,6 +44,74 @@ struct SealedEdge: Sendable {
     let later: Int
 }
 
+/// A list of values per index (a fragment), the lists end to end in one array: a scene's thousands of fragments hold
+/// a few seals or outer edges each, and an array per fragment was an allocation each, freed each, and read from
+/// wherever the allocator put it. List `k` is `items[starts[k] ..< starts[k + 1]]`.
+struct FragmentLists<Element>: RandomAccessCollection {
+    private(set) var items: [Element] = []
+    /// One more than there are lists: 0, then where each list ends.
+    private var starts: [Int32] = [0]
+
+    init() {}
+
+    /// Lists for `count` indices, appended to one by one (`append`, then `close` for each index in turn).
+    init(reservingLists count: Int, items capacity: Int) {
+        starts.reserveCapacity(count + 1)
+        items.reserveCapacity(capacity)
+    }
+
+    /// `count` empty lists.
+    init(emptyLists count: Int) { starts = Array(repeating: 0, count: count + 1) }
+
+    /// `lists` end to end.
+    init(_ lists: [[Element]]) {
+        self.init(reservingLists: lists.count, items: lists.reduce(0) { $0 + $1.count })
+        for list in lists {
+            for e in list { append(e) }
+            close()
+        }
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { starts.count - 1 }
+
+    /// List `k`'s place in `items`.
+    func range(_ k: Int) -> Range<Int> { Int(starts[k]) ..< Int(starts[k + 1]) }
+
+    subscript(k: Int) -> ArraySlice<Element> { items[range(k)] }
+
+    /// List `k` as an array of its own (none allocated for an empty one).
+    func array(_ k: Int) -> [Element] {
+        let r = range(k)
+        return r.isEmpty ? [] : Array(items[r])
+    }
+
+    /// The lists read in place, without references (a closure called per fragment that captures them retains and
+    /// releases nothing).
+    struct Unsafe {
+        let items: UnsafeBufferPointer<Element>, starts: UnsafeBufferPointer<Int32>
+
+        /// List `k` as an array of its own (none allocated for an empty one).
+        func array(_ k: Int) -> [Element] {
+            let r = Int(starts[k]) ..< Int(starts[k + 1])
+            return r.isEmpty ? [] : Array(UnsafeBufferPointer(rebasing: items[r]))
+        }
+    }
+
+    /// Calls `body` with the lists in place.
+    func withUnsafeLists<R>(_ body: (Unsafe) throws -> R) rethrows -> R {
+        try items.withUnsafeBufferPointer { items in
+            try starts.withUnsafeBufferPointer { starts in try body(Unsafe(items: items, starts: starts)) }
+        }
+    }
+
+    /// Adds `e` to the list being made (the next index's).
+    mutating func append(_ e: Element) { items.append(e) }
+
+    /// Ends the list being made: the next values go to the next index's.
+    mutating func close() { starts.append(Int32(items.count)) }
+}
+
 /// Which edges of each BSP fragment are sealed, and which are its polygon's own (DESIGN §3.7, exact edges).
 ///
 /// Every face is antialiased at its exact outline. Where two faces of one context share an edge (the same
@@ -68,9 +136,10 @@ struct SealedEdge: Sendable {
 /// outline survives, and only the split lines cut (see `Painter.drawScene`).
 struct SharedEdges {
     /// Per fragment (same indices as the fragments given): the edges to extend under a later fragment.
-    private(set) var sealed: [[SealedEdge]]
-    /// Per fragment of a split member: its edges that lie on its member's own polygon (not on a split line).
-    private(set) var outer: [[PlaneSegment]]
+    private(set) var sealed: FragmentLists<SealedEdge>
+    /// Per fragment of a split member: its edges that lie on its member's own polygon (not on a split line); none for
+    /// the others.
+    private(set) var outer: FragmentLists<PlaneSegment>
     /// The seams were looked for solid by solid (within each, and between solids whose boxes meet), not through the
     /// grid.
     private(set) var searchedBySolid = false
@@ -86,18 +155,25 @@ struct SharedEdges {
     ///     known). Seals are then looked for solid by solid — the same seals in the same order as the grid finds.
     init(fragments: [ScenePolygon], polygons: Painter.WholePolygons, outline: (Int) -> [Vector3]?,
          sealable: (Int) -> Bool, solid: ((Int) -> Int)? = nil) {
-        sealed = Array(repeating: [], count: fragments.count)
-        outer = Array(repeating: [], count: fragments.count)
-        // An edge with what every pair test asks of it, worked out once: its member, its line as `overlap` has it (the
-        // same expressions, so the same bits) and its box grown by the tolerance.
-        struct Edge { let fragment: Int; let member: Int; let a: Vector3; let b: Vector3; let line: Line }
+        sealed = FragmentLists(emptyLists: fragments.count)
+        outer = FragmentLists(reservingLists: fragments.count, items: 0)
+        // An edge with what every pair test asks of it, worked out once: its fragment and member, its line as `overlap`
+        // has it (the same expressions, so the same bits) and its box grown by the tolerance. (The indices as `Int32`:
+        // 96 bytes an edge, not 104.)
+        struct Edge {
+            let f: Int32, m: Int32, a: Vector3, b: Vector3, line: Line
+            var fragment: Int { Int(f) }
+            var member: Int { Int(m) }
+        }
         typealias Box = (lo: Vector3, hi: Vector3)
         var edgeList: [Edge] = []
         var boxList: [Box] = []
         // Fragments per member (members are indices into the context's scene).
-        var pieces = [Int](repeating: 0, count: (fragments.map(\.member).max() ?? -1) + 1)
+        var pieces = [Int32](repeating: 0, count: fragments.reduce(-1) { Swift.max($0, $1.member) } + 1)
         for f in fragments { pieces[f.member] += 1 }
-        var centroidList = fragments.map { f -> PlanePoint in let c = f.centroid; return PlanePoint(c.x, c.y) }
+        // Per fragment, its centroid flattened: read only for the fragments that have edges (sealable ones), so worked
+        // out for those alone, in the loop below.
+        var centroidList = [PlanePoint](repeating: PlanePoint(0, 0), count: fragments.count)
         edgeList.reserveCapacity(4 * fragments.count)
         boxList.reserveCapacity(4 * fragments.count)
         // Each split member's boundary lines, worked out once for all its fragments.
@@ -121,9 +197,10 @@ struct SharedEdges {
                     let a = pts[i], b = pts[(i + 1) % pts.count]
                     let on = a != b && boundary.contains(a, b)
                     onBoundary.append(on)
-                    if on { outer[f].append(PlaneSegment(a: PlanePoint(a.x, a.y), b: PlanePoint(b.x, b.y))) }
+                    if on { outer.append(PlaneSegment(a: PlanePoint(a.x, a.y), b: PlanePoint(b.x, b.y))) }
                 }
             }
+            outer.close()
             guard sealable(fragment.member) else { continue }
             var ring = pts
             let shape = outline(fragment.member)
@@ -131,6 +208,9 @@ struct SharedEdges {
                 ring = PolygonPoints(whole ? shape : Self.clip(shape, to: fragment))
                 guard ring.count >= 3 else { continue }
                 let c = ring.reduce(Vector3.zero, +) / Double(ring.count)
+                centroidList[f] = PlanePoint(c.x, c.y)
+            } else {
+                let c = fragment.centroid
                 centroidList[f] = PlanePoint(c.x, c.y)
             }
             for i in ring.indices {
@@ -140,7 +220,7 @@ struct SharedEdges {
                         || (onBoundary.isEmpty ? ownPolygon(fragment.member) == nil : onBoundary[i])
                 else { continue }
                 let line = Line(a, b), t = line.tolerance
-                edgeList.append(Edge(fragment: f, member: fragment.member, a: a, b: b, line: line))
+                edgeList.append(Edge(f: Int32(f), m: Int32(fragment.member), a: a, b: b, line: line))
                 boxList.append((Vector3(Swift.min(a.x, b.x) - t, Swift.min(a.y, b.y) - t, Swift.min(a.z, b.z) - t),
                                 Vector3(Swift.max(a.x, b.x) + t, Swift.max(a.y, b.y) + t, Swift.max(a.z, b.z) + t)))
             }
@@ -158,8 +238,10 @@ struct SharedEdges {
             return (under, SealedEdge(segment: PlaneSegment(a: PlanePoint(edge.a.x, edge.a.y), b: PlanePoint(edge.b.x, edge.b.y)),
                                       later: later))
         }
+        // The grid's seals in the order found (`check`), dealt to their fragments' lists at the end.
+        var pending: [(under: Int, edge: SealedEdge)] = []
         func check(_ e: Edge, _ g: Edge) {
-            if let s = seal(e, g) { sealed[s.under].append(s.edge) }
+            if let s = seal(e, g) { pending.append(s) }
         }
         // Candidates are edges whose boxes (grown by the tolerance) meet in a cell of a 3D grid about one average
         // edge long, so a scene of many solids costs about linear time (in 3D, not on the screen: solids behind
@@ -203,7 +285,7 @@ struct SharedEdges {
             }
             // Every pair within a solid (its edges in increasing order): two edges of one member never seal, the
             // cheapest test first, on the edges' members side by side.
-            let members = edges.map(\.member), lines = edges.map(\.line)
+            let members = edges.map(\.m), lines = edges.map(\.line)
             members.withUnsafeBufferPointer { members in
                 lines.withUnsafeBufferPointer { lines in
                     boxes.withUnsafeBufferPointer { boxes in
@@ -248,17 +330,14 @@ struct SharedEdges {
             func precedes(_ a: Int, _ b: Int) -> Bool {
                 (found[a].cell, found[a].i, found[a].j) < (found[b].cell, found[b].i, found[b].j)
             }
-            for k in 0 ..< fragments.count where start[k] < start[k + 1] {
+            var lists = FragmentLists<SealedEdge>(reservingLists: fragments.count, items: found.count)
+            for k in 0 ..< fragments.count {
                 let bucket = start[k] ..< start[k + 1]
-                bucketed.withUnsafeMutableBufferPointer { $0.stableInsertionSort(bucket, by: precedes) }
-                // (Mostly one seal: an array of one, without reserving.)
-                if bucket.count == 1 {
-                    sealed[k] = [found[bucketed[bucket.lowerBound]].edge]
-                } else {
-                    sealed[k].reserveCapacity(bucket.count)
-                    for n in bucket { sealed[k].append(found[bucketed[n]].edge) }
-                }
+                if bucket.count > 1 { bucketed.withUnsafeMutableBufferPointer { $0.stableInsertionSort(bucket, by: precedes) } }
+                for n in bucket { lists.append(found[bucketed[n]].edge) }
+                lists.close()
             }
+            sealed = lists
             searchedBySolid = true
             return
         }
@@ -319,6 +398,18 @@ struct SharedEdges {
         for k in large {
             for j in edges.indices where j != k && (!isLarge[j] || j > k) { check(edges[k], edges[j]) }
         }
+        // Each fragment's seals in the order found (a stable deal by fragment).
+        var start = [Int](repeating: 0, count: fragments.count + 1)
+        for s in pending { start[s.under + 1] += 1 }
+        for k in 0 ..< fragments.count { start[k + 1] += start[k] }
+        var dealt = [Int](repeating: 0, count: pending.count), next = start
+        for (n, s) in pending.enumerated() { dealt[next[s.under]] = n; next[s.under] += 1 }
+        var lists = FragmentLists<SealedEdge>(reservingLists: fragments.count, items: pending.count)
+        for k in 0 ..< fragments.count {
+            for n in start[k] ..< start[k + 1] { lists.append(pending[dealt[n]].edge) }
+            lists.close()
+        }
+        sealed = lists
     }
 
     /// The indices of `keys` grouped by key (keys in `0 ..< n`), each group in increasing index order.

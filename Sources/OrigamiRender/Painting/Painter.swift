@@ -69,7 +69,7 @@ final class Painter {
     /// of thousands of seals), each seal a device segment and the index of its polygon there.
     struct SceneSeals {
         /// The sealing fragments and, per fragment, its sealed edges (`SceneOrder.sealing`); none when none may seal.
-        private let fragments: [ScenePolygon], sealed: [[SealedEdge]]
+        private let fragments: [ScenePolygon], sealed: FragmentLists<SealedEdge>
         /// The later fragments' polygons on the device, in the order first asked for.
         private(set) var polygons = SealPolygons()
         /// Per fragment, made on the first seal: its polygon's index in `polygons` (-1 not mapped yet, -2 nothing of
@@ -80,13 +80,18 @@ final class Painter {
         private var mapped: Ring = []
 
         init(_ sealing: (fragments: [ScenePolygon], edges: SharedEdges)?) {
-            self.init(fragments: sealing?.fragments ?? [], sealed: sealing?.edges.sealed ?? [])
+            self.init(fragments: sealing?.fragments ?? [], sealed: sealing?.edges.sealed ?? FragmentLists())
         }
 
         /// The fragments and, per fragment, its sealed edges (`SharedEdges.sealed`'s).
-        init(fragments: [ScenePolygon], sealed: [[SealedEdge]]) {
+        init(fragments: [ScenePolygon], sealed: FragmentLists<SealedEdge>) {
             self.fragments = fragments
             self.sealed = sealed
+        }
+
+        /// The same, the sealed edges given as an array per fragment.
+        init(fragments: [ScenePolygon], sealed: [[SealedEdge]]) {
+            self.init(fragments: fragments, sealed: FragmentLists(sealed))
         }
 
         /// The `k`-th sealing fragment's seals on the device, into `out` (emptied first): the first seal under each
@@ -95,10 +100,12 @@ final class Painter {
         mutating func seals(_ k: Int, chain: PlaneChain, into out: inout [PooledSeal]) {
             // (`removeAll` costs a call even on an empty array.)
             if !out.isEmpty { out.removeAll(keepingCapacity: true) }
-            guard k < sealed.count, !sealed[k].isEmpty else { return }
+            guard k < sealed.count, case let edges = sealed.range(k), !edges.isEmpty else { return }
             if laters.isEmpty { laters = Array(repeating: (-1, -1), count: fragments.count) }
             call &+= 1
-            for e in sealed[k] {
+            // (Read in place in the one array of every fragment's seals.)
+            for n in edges {
+                let e = sealed.items[n]
                 // An edge under a later fragment an earlier edge of this fragment is under (mapped or not) adds nothing:
                 // each later fragment is marked with this call when first met (the pairwise test this replaces was
                 // quadratic in a cap's thousands of seals).
@@ -309,7 +316,7 @@ final class Painter {
             for (k, f) in sealing.fragments.enumerated() {
                 seals.seals(k, chain: chain, into: &scratch.sealed)
                 addFill(member: f.member, isWhole: pieces[f.member] == 1, flattened: { $0 = f.flattened },
-                        outer: { sealing.edges.outer[k] }, to: &batch, scratch: &scratch, seals: &seals,
+                        outer: { sealing.edges.outer.array(k) }, to: &batch, scratch: &scratch, seals: &seals,
                         members: members, chain: chain, filter: filter, plain: &plain)
                 if batch.fills.count >= Self.fillBatch {
                     try paint(&batch, members: members, chain: chain, filter: filter, plain: &plain)
@@ -322,27 +329,31 @@ final class Painter {
             var boundaries = OuterEdges(order.whole)
             // (Read out of `order` here: read inside the closure, the whole `SceneOrder` was copied per fragment, and
             // `sealing` unwrapped there retained its arrays per fragment.)
-            let sealing = order.sealing != nil, outers = order.sealing?.edges.outer ?? [], candidates = order.candidates
-            try Painter.depthOrder(order.input, members: members, replaying: order.recording) { f in
-                // (The fragment's index among the sealing ones, not its outer edges: `outers[k]` read here was an array
-                // retained and released per sealing fragment, for a whole face that never reads it.)
-                var sealed = -1
-                if sealing, candidates[f.member] {
-                    seals.seals(k, chain: chain, into: &scratch.sealed)
-                    sealed = k
-                    k += 1
-                } else {
-                    if !scratch.sealed.isEmpty { scratch.sealed.removeAll(keepingCapacity: true) }
-                }
-                addFill(member: f.member, isWhole: f.isWhole, flattened: { ring in
-                            if !ring.isEmpty { ring.removeAll(keepingCapacity: true) }
-                            ring.reserveCapacity(f.points.count)
-                            for p in f.points { ring.append(PlanePoint(p.x, p.y)) }
-                        },
-                        outer: { sealed >= 0 ? outers[sealed] : boundaries.of(f) }, to: &batch, scratch: &scratch,
-                        seals: &seals, members: members, chain: chain, filter: filter, plain: &plain)
-                if batch.fills.count >= Self.fillBatch {
-                    try paint(&batch, members: members, chain: chain, filter: filter, plain: &plain)
+            let sealing = order.sealing != nil, outerLists = order.sealing?.edges.outer ?? FragmentLists(),
+                candidates = order.candidates
+            // (The outer edges in place: the lists captured by the closure were retained and released per fragment.)
+            _ = try outerLists.withUnsafeLists { outers in
+                try Painter.depthOrder(order.input, members: members, replaying: order.recording) { f in
+                    // (The fragment's index among the sealing ones, not its outer edges: `outers[k]` read here was an
+                    // array retained and released per sealing fragment, for a whole face that never reads it.)
+                    var sealed = -1
+                    if sealing, candidates[f.member] {
+                        seals.seals(k, chain: chain, into: &scratch.sealed)
+                        sealed = k
+                        k += 1
+                    } else {
+                        if !scratch.sealed.isEmpty { scratch.sealed.removeAll(keepingCapacity: true) }
+                    }
+                    addFill(member: f.member, isWhole: f.isWhole, flattened: { ring in
+                                if !ring.isEmpty { ring.removeAll(keepingCapacity: true) }
+                                ring.reserveCapacity(f.points.count)
+                                for p in f.points { ring.append(PlanePoint(p.x, p.y)) }
+                            },
+                            outer: { sealed >= 0 ? outers.array(sealed) : boundaries.of(f) }, to: &batch,
+                            scratch: &scratch, seals: &seals, members: members, chain: chain, filter: filter, plain: &plain)
+                    if batch.fills.count >= Self.fillBatch {
+                        try paint(&batch, members: members, chain: chain, filter: filter, plain: &plain)
+                    }
                 }
             }
         }
