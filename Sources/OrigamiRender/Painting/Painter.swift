@@ -587,26 +587,26 @@ final class Painter {
     /// recording every fragment up to `BSPTree.Recording`'s bound, so that painting need not walk again.
     static func sceneOrder(_ members: [RenderMember], seals: Bool, collectsEveryFragment: Bool) -> SceneOrder {
         let (input, whole) = Painter.scenePolygons(members)
-        // Asked per sealable polygon and per fragment below (a copy of the member each time): worked out once, for the
-        // shaped members (most faces have no shape).
+        // Per member, in one pass in member order (the nodes' records in the order they lie, each read once; the input's
+        // order is a hash's):
+        // - its outline, asked per sealable polygon and per fragment below (a copy of the member each time): worked out
+        //   once, for the shaped members (most faces have no shape);
+        // - whether it may seal, asked per polygon and per fragment below (only of members with a polygon); with it, how
+        //   many polygons are sealable faces of a solid that has two or more (`solidFaces`).
         var outlines = MemoTable<[Vector3]>(count: members.count)
-        for i in members.indices where members[i].node.shape != nil { outlines[i] = .some(Painter.shapeOutline(members[i])) }
-        let outline: (Int) -> [Vector3]? = { [outlines] in outlines[$0] ?? nil }
-        // Asked per polygon and per fragment below (only of members with a polygon): decided once per member, in member
-        // order (the nodes' records in the order they lie; the input's order is a hash's). With it, how many polygons
-        // are sealable faces of a solid that has two or more (`solidFaces`).
         var isSealable = [Bool](repeating: false, count: members.count), solidFaces = 0
-        if seals {
-            var perSolid = [Int32](repeating: 0, count: members.count)
-            for m in members.indices where whole.isDrawn(m) && Painter.isSealable(members[m]) {
-                isSealable[m] = true
-                let s = members[m].solid
-                guard s >= 0 && s < members.count else { continue }
-                perSolid[s] += 1
-                // (A solid's second face counts its first too.)
-                solidFaces += perSolid[s] == 2 ? 2 : perSolid[s] > 2 ? 1 : 0
-            }
+        var perSolid = [Int32](repeating: 0, count: seals ? members.count : 0)
+        for m in members.indices {
+            if members[m].node.shape != nil { outlines[m] = .some(Painter.shapeOutline(members[m])) }
+            guard seals, whole.isDrawn(m), Painter.isSealable(members[m]) else { continue }
+            isSealable[m] = true
+            let s = members[m].solid
+            guard s >= 0 && s < members.count else { continue }
+            perSolid[s] += 1
+            // (A solid's second face counts its first too.)
+            solidFaces += perSolid[s] == 2 ? 2 : perSolid[s] > 2 ? 1 : 0
         }
+        let outline: (Int) -> [Vector3]? = { [outlines] in outlines[$0] ?? nil }
         let sealable: (Int) -> Bool = { [isSealable] in isSealable[$0] }
         // Collecting every fragment reads no candidates (`paintFragments`' first branch), so where that path is taken
         // from the structure alone the candidates are not looked for: when at least half the polygons are sealable faces
