@@ -37,15 +37,16 @@ public struct RenderTree: Sendable {
         // node.
         // (The records are written in place into the buffer the table takes; freed here if the freeze throws.)
         let records = UnsafeMutablePointer<RenderNode.Record>.allocate(capacity: tree.count)
-        var built = 0, memberRows: [RenderNodeTable.Member] = [], rootScene = 0 ..< 0
-        // The records' names and which records hold a reference (`RenderNodeTable.names`, `.referencing`).
-        var names: [String?] = [], referencing: [Int] = []
+        var built = 0
+        // The scenes' member rows, the records' names and which records hold a reference (`RenderNodeTable.members`,
+        // `.names`, `.referencing`), and the root's scene.
+        let memberRows: [RenderNodeTable.Member], names: [String?], referencing: [Int], rootScene: Range<Int>
         do {
             // The nodes' rows are read in place: a `RenderNode` takes the fields painting reads, no node is made.
-            // (The name column and the list are the closure's own and handed out at the end: appended to as captured
-            // variables, each append took a dynamic exclusivity check, 0.6 M instructions a lattice render.)
-            (names, referencing) = try tree.withRows { nodes in
-                var names: [String?] = [], referencing: [Int] = []
+            // (The tables are the closure's own and handed out at the end: `memberRows` captured from here took a
+            // dynamic exclusivity check a node, 0.6 M instructions a lattice render.)
+            (memberRows, names, referencing, rootScene) = try tree.withRows { nodes in
+                var memberRows: [RenderNodeTable.Member] = [], names: [String?] = [], referencing: [Int] = []
                 names.reserveCapacity(tree.count)
                 // Reverse pre-order: every node's members are built before the node itself. `record[i]`: node `i`'s row
                 // in `records` (−1: not built).
@@ -129,8 +130,8 @@ public struct RenderTree: Sendable {
                     record[i] = built
                     built += 1
                 }
-                rootScene = scene(of: -1)
-                return (names, referencing)
+                let rootScene = scene(of: -1)  // (before `memberRows` is handed out: it appends the root's rows)
+                return (memberRows, names, referencing, rootScene)
             }
         } catch {
             records.deinitialize(count: built)
