@@ -26,7 +26,8 @@ public struct RenderNode: @unchecked Sendable {
     /// shade — are all `nil` for most nodes (every face of a lattice): the table destroys only the records that hold
     /// one (`RenderNodeTable.referencing`), and frees the rest without reading them back (a destroy of every record
     /// read the whole table, 3 MB for a lattice, ≈ 19 k L2 misses a render). The names, which every face has (its
-    /// kind), are a column of the table of their own.
+    /// kind), are a column of the table of their own. A field added here that holds a reference must be counted in
+    /// `write`'s answer, or the records that set it leak (`RenderTreeTests.onlyRecordsWithReferencesAreDestroyed`).
     struct Record: Sendable {
         let transform: Transform3D
         let extent: PlaneRect
