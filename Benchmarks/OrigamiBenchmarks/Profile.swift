@@ -131,6 +131,11 @@ enum Profile {
             for i in 0..<iterations * 100 {
                 blackHole(PresentationTree(cube, time: name == "freeze" ? nil : Double(i) * 0.01))
             }
+        case "lattice-freeze":
+            // The lattice row's freeze alone (`RenderTree(root:)`: the limits' count, the presentation tree, the
+            // render tree and its teardown), to time what the render's freeze does to the caches in isolation.
+            let lattice = try Scenes.lattice(cubes: 1000)
+            for _ in 0..<iterations { blackHole(try RenderTree(root: lattice)) }
         case "frame":
             let layer = Layer(frame: CGRect(x: 10, y: 20, width: 100, height: 50))
             layer.transform = Transform3D(rotationAngle: 0.3, x: 0, y: 0, z: 1)
@@ -147,7 +152,7 @@ enum Profile {
             throw BenchError("unknown profile \(name): flat, image, lattice[-raw], polyhedron[-raw], planes50/200/500[-clip], planes-count, planes-walk, "
                              + "png-flat, png-image, hit-tree, hit-frontmost, hit-rows-{tree,ca,frontmost}, "
                              + "hand-rows-{tree,frontmost}, hit-grid-{tree,frontmost}, hand-grid-{tree,frontmost}, hitmap, frame, "
-                             + "convert, freeze, freeze-animated, gif, turntable, "
+                             + "convert, freeze, freeze-animated, lattice-freeze, gif, turntable, "
                              + "turntable-serial, turntable-1024, turntable-1024-serial")
         }
     }

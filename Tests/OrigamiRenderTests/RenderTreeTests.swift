@@ -242,6 +242,65 @@ struct RenderTreeTests {
         #expect(bounds.allSatisfy { $0 == faces.map(\.node.bounds) })
     }
 
+    /// A shader that gives some members per-vertex colours (with flat ones beside), some a flat shade with −0 and
+    /// NaN components, and some none — by the member's bounds, so the three kinds mix in one scene.
+    struct MixedShader: FaceShader {
+        func shade(_ transforms: FaceTransforms, bounds: CGRect) -> FaceShade? {
+            let c = Color(red: 0.25 + transforms.projected.m41 / 1e4, green: -0.0, blue: 0.5, alpha: 1)
+            switch Int(bounds.width) % 3 {
+            case 0: return FaceShade(multiply: c, vertexMultiply: [c, c, c, Color(red: .nan, green: 1, blue: 0, alpha: 1)],
+                                     vertexAdd: [c, c, c, c], overlay: Color(red: 0, green: 0, blue: 0, alpha: 0.25))
+            case 1: return FaceShade(multiply: c, add: Color(red: -0.0, green: .nan, blue: 0, alpha: 0))
+            default: return nil
+            }
+        }
+    }
+
+    /// The node table destroys only the records it lists as holding a reference (`RenderNodeTable.referencing`) and
+    /// frees the rest unread: every record it leaves out must hold none — no shape, no content (image, text or a
+    /// placement of its own), no per-vertex shade — and every one it lists must hold one. Checked over the mixed tree
+    /// plus a context whose shader gives per-vertex, flat and no shades (`MixedShader`), images, a text, and solids
+    /// with and without outlines; and each node's name, from the table's name column, is its layer's.
+    @Test("The node table destroys exactly the records that hold a reference; names come from its name column")
+    func onlyRecordsWithReferencesAreDestroyed() throws {
+        let root = try Self.mixedTree()
+        let container = Layer(name: "mixed")
+        container.frame = CGRect(x: 0, y: 0, width: 200, height: 200)
+        container.sublayerTransform = Transform3D.identity.rotated(by: 0.2, x: 0, y: 1, z: 0)
+        container.lighting = MixedShader()
+        for k in 0 ..< 7 {
+            let layer = k == 2 ? Layer() : Layer(name: "plane \(k)")
+            layer.frame = CGRect(x: 10 * Double(k), y: 10, width: 30 + Double(k), height: 20)
+            if k == 4 { layer.contents = Bitmap(width: 2, height: 2, color: Color(red: 1, green: 0, blue: 0)) }
+            if k == 5 { layer.contentsGravity = .topLeft }
+            try container.addSublayer(layer)
+        }
+        try container.addSublayer(try Solid.cube(size: 31))  // faces of width 31: flat shades
+        try container.addSublayer(try Solid.pyramid(sides: 4, radius: 30, height: 40))
+        try root.addSublayer(container)
+        let presentation = PresentationTree(root, placement: .canvas)
+        let tree = try RenderTree(presentation)
+        let rootNode = try #require(tree.members.first).node
+        let table = rootNode.table
+        var listed = 0, unlisted = 0, vertexShaded = 0, checked = 0
+        func check(_ node: RenderNode, _ i: Int) {
+            checked += 1
+            #expect(node.name == presentation.name(of: i), "node \(i)")
+            let r = node.record.pointee
+            let holds = r.shape != nil || r.content != nil || r.shade?.vertexMultiply != nil || r.shade?.vertexAdd != nil
+            let row = UnsafePointer(table.records).distance(to: node.record)
+            #expect(table.referencing.contains(row) == holds, "node \(i)")
+            if holds { listed += 1 } else { unlisted += 1 }
+            if r.shade?.vertexMultiply != nil { vertexShaded += 1 }
+            for (m, k) in zip(node.members, presentation.drawableMembers(of: i)) { check(m.node, k) }
+        }
+        check(rootNode, 0)
+        #expect(checked == table.count && table.referencing == table.referencing.sorted())
+        // Text, picture, the pyramids' faces, the image and gravity planes, the per-vertex shaded planes; the cube
+        // faces, flat planes and plain layers not.
+        #expect(listed >= 8 + 4 && unlisted >= 12 && vertexShaded >= 2)
+    }
+
     /// `RenderNode.flatBounds`' divided-corner path (a quad wholly in front of the eye) is the bounding box of
     /// `ScenePolygon(extent:transform:member:)`'s flattened points, bit for bit (so −0, the first corner's exact
     /// coordinates and `nil`s count), over turned, tilted, scaled, mirrored and perspective transforms and extents

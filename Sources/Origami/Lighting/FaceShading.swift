@@ -103,6 +103,10 @@ public struct FaceShade: Hashable, Sendable {
         multiply == nil && add == nil ? nil : Vertices(multiply: multiply, add: add)
     }
 
+    /// Whether the shade has per-vertex colours (`vertexMultiply` or `vertexAdd`): the one reference a shade holds.
+    /// (Asked without reading the arrays: a render node's record is freed without a destroy when it holds none.)
+    @inlinable package var hasVertices: Bool { vertices != nil }
+
     // Equal and hashed as the five optionals: an unset colour's stored value is not part of the shade.
     public static func == (a: FaceShade, b: FaceShade) -> Bool {
         a.multiply == b.multiply && a.add == b.add && a.overlay == b.overlay

@@ -222,6 +222,9 @@ public struct PresentationTree: Sendable {
         let geometries: UnsafeBufferPointer<LayerGeometry>
         let objectTransforms: UnsafeBufferPointer<Transform3D>
         let names: UnsafeBufferPointer<String?>
+        /// Per node, whether a render reaches it (`renderedNodes`): worked out by the freeze's walk, where the node's
+        /// verdict and its context's are at hand (a pass of its own read two rows of every node back from memory).
+        let rendered: UnsafeBufferPointer<Bool>
         /// The few nodes' `Extra`s, by `Row.extra`.
         let extras: UnsafeBufferPointer<Extra>
         let outlinePoints: UnsafeBufferPointer<CGPoint>
@@ -255,6 +258,7 @@ public struct PresentationTree: Sendable {
             geometries = UnsafeBufferPointer(rebasing: columns.geometries[..<count])
             objectTransforms = UnsafeBufferPointer(rebasing: columns.objectTransforms[..<count])
             names = UnsafeBufferPointer(rebasing: columns.names[..<count])
+            rendered = UnsafeBufferPointer(rebasing: columns.rendered[..<count])
             self.extras = Self.frozen(extras)
             self.outlinePoints = Self.frozen(outlinePoints)
             self.childList = UnsafeBufferPointer(childList)
@@ -270,7 +274,7 @@ public struct PresentationTree: Sendable {
             childList.deallocate(); childListByZ.deallocate(); memberList.deallocate(); memberStart.deallocate()
             if hitMemberList.baseAddress != memberList.baseAddress { hitMemberList.deallocate(); hitMemberStart.deallocate() }
             planes.deallocate(); outlinePoints.deallocate()
-            rows.deallocate(); geometries.deallocate(); objectTransforms.deallocate()
+            rows.deallocate(); geometries.deallocate(); objectTransforms.deallocate(); rendered.deallocate()
             UnsafeMutableBufferPointer(mutating: layers).deinitialize().deallocate()
             UnsafeMutableBufferPointer(mutating: names).deinitialize().deallocate()
             UnsafeMutableBufferPointer(mutating: extras).deinitialize().deallocate()
@@ -313,9 +317,10 @@ public struct PresentationTree: Sendable {
             let geometries: UnsafeMutableBufferPointer<LayerGeometry>
             let objectTransforms: UnsafeMutableBufferPointer<Transform3D>
             let names: UnsafeMutableBufferPointer<String?>
+            let rendered: UnsafeMutableBufferPointer<Bool>
 
             init(capacity: Int) {
-                planes = .allocate(capacity: capacity); rows = .allocate(capacity: capacity)
+                planes = .allocate(capacity: capacity); rows = .allocate(capacity: capacity); rendered = .allocate(capacity: capacity)
                 geometries = .allocate(capacity: capacity); objectTransforms = .allocate(capacity: capacity)
                 names = .allocate(capacity: capacity); layers = .allocate(capacity: capacity)
             }
@@ -499,6 +504,8 @@ public struct PresentationTree: Sendable {
                 borderWidth: borderWidth, cornerRadius: cornerRadius, extra: extra))
             (columns.objectTransforms.baseAddress! + index).initialize(to: object)
             (columns.names.baseAddress! + index).initialize(to: layer.name)
+            // Pre-order: the context's verdict is written already.
+            (columns.rendered.baseAddress! + index).initialize(to: drawable && (owner < 0 || columns.rendered[owner]))
             (columns.layers.baseAddress! + index).initialize(to: layer)
             let sublayers = layer.sublayers
             if !sublayers.isEmpty {
@@ -648,7 +655,7 @@ extension PresentationTree {
         return try withExtendedLifetime(s) {
             try body(Rows(planes: s.planes.baseAddress!, rows: s.rows.baseAddress!, geometries: s.geometries.baseAddress!,
                           objectTransforms: s.objectTransforms.baseAddress!, names: s.names.baseAddress!,
-                          extras: s.extras.baseAddress))
+                          rendered: s.rendered.baseAddress!, extras: s.extras.baseAddress))
         }
     }
 
@@ -660,6 +667,8 @@ extension PresentationTree {
         package let geometries: UnsafePointer<LayerGeometry>
         package let objectTransforms: UnsafePointer<Transform3D>
         package let names: UnsafePointer<String?>
+        /// `renderedNodes`, in place.
+        package let rendered: UnsafePointer<Bool>
         /// By `Row.extra` (`nil` when no node has one).
         package let extras: UnsafePointer<Extra>?
 
@@ -715,15 +724,8 @@ extension PresentationTree {
     }
 
     /// Per node, whether a render reaches it: it and every ancestor in the tree are drawable.
-    public var renderedNodes: [Bool] {
-        var rendered = [Bool](repeating: false, count: count)
-        // Pre-order: a node's context comes before it.
-        for i in 0..<count {
-            let c = storage.planes[i].owner
-            rendered[i] = storage.rows[i].isDrawableInContext && (c < 0 || rendered[c])
-        }
-        return rendered
-    }
+    /// (Worked out by the freeze: a node is rendered when it is drawable in its context and its context is rendered.)
+    public var renderedNodes: [Bool] { Array(storage.rendered) }
 
     /// The transforms that carry member `i`'s normal in each light space (DESIGN §4).
     public func faceTransforms(of i: Int) -> FaceTransforms {

@@ -22,7 +22,12 @@ public struct RenderNode: @unchecked Sendable {
     let record: UnsafePointer<Record>
 
     /// What a node is, stored in its table's row. (Fields in the order painting reads them: what the depth order and
-    /// a plain face's fill read first, the rarely read last.)
+    /// a plain face's fill read first, the rarely read last.) Its references — a shape, a content, a per-vertex
+    /// shade — are all `nil` for most nodes (every face of a lattice): the table destroys only the records that hold
+    /// one (`RenderNodeTable.referencing`), and frees the rest without reading them back (a destroy of every record
+    /// read the whole table, 3 MB for a lattice, ≈ 19 k L2 misses a render). The names, which every face has (its
+    /// kind), are a column of the table of their own. A field added here that holds a reference must be counted in
+    /// `write`'s answer, or the records that set it leak (`RenderTreeTests.onlyRecordsWithReferencesAreDestroyed`).
     struct Record: Sendable {
         let transform: Transform3D
         let extent: PlaneRect
@@ -41,7 +46,6 @@ public struct RenderNode: @unchecked Sendable {
         /// The node's sublayer scene: these rows of the table's `members`.
         let scene: Range<Int>
         let content: Content?
-        let name: String?
     }
 
     /// As a member of its context's scene: from its bounds space into the context's bounds space (4×4, chained
@@ -91,7 +95,7 @@ public struct RenderNode: @unchecked Sendable {
         return c.contents == nil && c.textRings.isEmpty
     }
     /// The layer's name.
-    public var name: String? { record.pointee.name }
+    public var name: String? { table.names[UnsafePointer(table.records).distance(to: record)] }
     /// The image and the text, with how they are placed: `nil` when the layer has neither and places them as a
     /// layer does by default (every face of a lattice).
     private var content: Content? { record.pointee.content }
@@ -127,10 +131,15 @@ public struct RenderNode: @unchecked Sendable {
 extension RenderNode.Record {
     /// The painting properties of node `i`, read from the presentation tree's rows where they lie (no node is
     /// made), with its sublayer scene (rows `scene` of `members`, whose nodes are rows of `records`, built before
-    /// it) and, as a member of its context's scene, its `transform`, `inheritedOpacity` and `shade`.
-    init(_ nodes: PresentationTree.Rows, _ i: Int, scene: Range<Int>, records: UnsafePointer<RenderNode.Record>,
-         members: [RenderNodeTable.Member], transform: Transform3D, inheritedOpacity: Double,
-         shade: consuming FaceShade?) throws {
+    /// it) and, as a member of its context's scene, its `transform`, `inheritedOpacity` and `shade`, written to
+    /// `destination` (uninitialized) field by field. Returns whether the record holds a reference (a shape, a content
+    /// or a per-vertex shade): then its table must destroy it (`RenderNodeTable.referencing`).
+    /// (Not an init returning the record: whenever that was not inlined into the freeze, the record was built in a
+    /// temporary and copied, `memcpy` +2 M instructions and ≈ 60 k L2 write misses a lattice render.)
+    static func write(to destination: UnsafeMutablePointer<RenderNode.Record>,
+                      _ nodes: PresentationTree.Rows, _ i: Int, scene: Range<Int>, records: UnsafePointer<RenderNode.Record>,
+                      members: [RenderNodeTable.Member], transform: Transform3D, inheritedOpacity: Double,
+                      shade: consuming FaceShade?) throws -> Bool {
         // (`pointee`/subscripts of the pointers are addressors: each field below is read in place.)
         let plane = nodes.planes + i, row = nodes.rows + i
         let bounds = nodes.geometries[i].bounds.standardized, masksToBounds = plane.pointee.masksToBounds
@@ -156,24 +165,8 @@ extension RenderNode.Record {
         } else {
             content = nil; outline = nil
         }
-        self.content = content
-        shape = outline.flatMap { $0.count >= 3 && $0.allSatisfy { $0.x.isFinite && $0.y.isFinite } ? $0 : nil }
-        self.scene = scene
-        name = nodes.names[i]
-        self.bounds = bounds
-        backgroundColor = row.pointee.backgroundColor.map { $0.clamped }
-        borderWidth = max(0, row.pointee.borderWidth)
-        borderColor = row.pointee.borderColor.clamped
-        cornerRadius = max(0, row.pointee.cornerRadius)
-        opacity = min(max(plane.pointee.opacity, 0), 1)
-        self.masksToBounds = masksToBounds
-        isDoubleSided = plane.pointee.isDoubleSided
-        zPosition = plane.pointee.zPosition
-        self.transform = transform
-        self.inheritedOpacity = inheritedOpacity
-        // (Taken `consuming` and moved in: passed borrowed, it was copied into the record and the caller's destroyed,
-        // two outlined value-witness calls a node, 1.26 M a lattice render.)
-        self.shade = shade
+        let shape = outline.flatMap { $0.count >= 3 && $0.allSatisfy { $0.x.isFinite && $0.y.isFinite } ? $0 : nil }
+        let holdsReferences = shape != nil || content != nil || shade?.hasVertices == true
 
         var extent = b
         if !masksToBounds {
@@ -197,7 +190,16 @@ extension RenderNode.Record {
                 extent = extent.union(r)
             }
         }
-        self.extent = extent
+        // (The shade is taken `consuming` and moved in: passed borrowed, it was copied into the record and the
+        // caller's destroyed, two outlined value-witness calls a node, 1.26 M a lattice render.)
+        destination.initialize(to: RenderNode.Record(
+            transform: transform, extent: extent, bounds: bounds, opacity: min(max(plane.pointee.opacity, 0), 1),
+            inheritedOpacity: inheritedOpacity, zPosition: plane.pointee.zPosition,
+            isDoubleSided: plane.pointee.isDoubleSided, masksToBounds: masksToBounds,
+            backgroundColor: row.pointee.backgroundColor.map { $0.clamped }, shape: shape, shade: shade,
+            cornerRadius: max(0, row.pointee.cornerRadius), borderWidth: max(0, row.pointee.borderWidth),
+            borderColor: row.pointee.borderColor.clamped, scene: scene, content: content))
+        return holdsReferences
     }
 }
 
@@ -217,15 +219,20 @@ final class RenderNodeTable: @unchecked Sendable {
     let records: UnsafeMutablePointer<RenderNode.Record>
     let count: Int
     let members: [Member]
+    /// The layers' names, by record.
+    let names: [String?]
+    /// The records that hold a reference (`Record.write`'s answer), in increasing order; every other record's
+    /// references are all `nil`, so destroying it would do nothing.
+    let referencing: [Int]
 
-    /// Takes `records`, `count` of them initialized (allocated with `allocate`): the table deinitializes and frees
-    /// them.
-    init(records: UnsafeMutablePointer<RenderNode.Record>, count: Int, members: [Member]) {
-        self.records = records; self.count = count; self.members = members
+    /// Takes `records`, `count` of them initialized (allocated with `allocate`): the table destroys those in
+    /// `referencing` and frees them all.
+    init(records: UnsafeMutablePointer<RenderNode.Record>, count: Int, members: [Member], names: [String?], referencing: [Int]) {
+        self.records = records; self.count = count; self.members = members; self.names = names; self.referencing = referencing
     }
 
     deinit {
-        records.deinitialize(count: count)
+        for r in referencing { (records + r).deinitialize(count: 1) }
         records.deallocate()
     }
 
