@@ -98,5 +98,27 @@ struct TwoWalkSealTests {
         }
         #expect(differing == 0, "fragments differ")
         #expect(walked.contains { $0.isWhole } && walked.contains { !$0.isWhole })
+
+        // With a look-ahead (the painter prefetches the member `distance` fragments on): the same fragments in the same
+        // order, and before the k-th the member of the (k + distance)-th, for every k that has one.
+        for distance in [1, 2, 5] {
+            var events: [(isAhead: Bool, member: Int)] = []
+            var ahead: [Int] = []
+            record.replay(ahead: { events.append((true, $0)); ahead.append($0) }, distance: distance) {
+                events.append((false, $0.member))
+            }
+            let handed = events.filter { !$0.isAhead }.map(\.member)
+            #expect(handed == walked.map(\.member))
+            #expect(ahead == Array(walked.map(\.member).dropFirst(distance)))
+            // The (k + distance)-th member is told just before the k-th fragment.
+            var k = 0, misplaced = 0
+            for (i, e) in events.enumerated() where !e.isAhead {
+                if k + distance < walked.count, !(i > 0 && events[i - 1].isAhead && events[i - 1].member == walked[k + distance].member) {
+                    misplaced += 1
+                }
+                k += 1
+            }
+            #expect(misplaced == 0)
+        }
     }
 }

@@ -63,10 +63,16 @@ struct BSPTree {
             f.points.withUnsafeBufferPointer { for p in $0 { points.append(p) } }
         }
 
-        /// Hands the recorded fragments to `body` in the order they were recorded (only when `isComplete`).
-        func replay(_ body: (Fragment) throws -> Void) rethrows {
+        /// Hands the recorded fragments to `body` in the order they were recorded (only when `isComplete`). Before
+        /// the k-th, `ahead` is told the member of the fragment `distance` places on (for a reader that prefetches what
+        /// it will read of that member: the fragments come in depth order, their members in no order).
+        func replay(ahead: (_ member: Int) -> Void = { _ in }, distance: Int = 0,
+                    _ body: (Fragment) throws -> Void) rethrows {
             precondition(isComplete, "a dropped recording cannot be replayed")
-            for f in fragments {
+            let n = fragments.count
+            for k in 0 ..< n {
+                if distance > 0, k + distance < n { ahead(fragments[k + distance].member) }
+                let f = fragments[k]
                 try body(Fragment(points: points[f.start ..< f.start + f.count], member: f.member, isWhole: f.isWhole))
             }
         }

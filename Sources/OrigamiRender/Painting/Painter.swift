@@ -297,6 +297,11 @@ final class Painter {
     /// stay in the data cache and reused from one batch to the next.
     static let fillBatch = 256
 
+    /// How many fragments ahead `paintFragments` (collected or replayed) asks for a member's node row
+    /// (`RenderNode.prefetch`): a fragment's own work (its style, outline and seals) is a few thousand
+    /// instructions, far longer than a load from L3, so two are enough; more would only have more rows in flight.
+    static let prefetchDistance = 2
+
     /// Paints a scene's fragments in `PlainFills` batches: collected (`order.sealing.fragments`, when every fragment
     /// was), recorded (`order.recording`), or else as the BSP walk hands them out (crossing planes: the fragments are
     /// not held, only a batch's); `seals` gives the k-th sealing fragment's seals. Works out, too, the
@@ -313,7 +318,11 @@ final class Painter {
         if order.collectsAll, let sealing = order.sealing {
             var pieces = [Int](repeating: 0, count: members.count)
             for f in sealing.fragments { pieces[f.member] += 1 }
-            for (k, f) in sealing.fragments.enumerated() {
+            let fragments = sealing.fragments, ahead = Self.prefetchDistance
+            for (k, f) in fragments.enumerated() {
+                // The member `ahead` fragments on: its node's row is on its way when its turn comes (`addFill` reads it
+                // through `PlainFace.Style` and `Plan`).
+                if k + ahead < fragments.count { RenderNode.prefetch(members[fragments[k + ahead].member].node.record) }
                 seals.seals(k, chain: chain, into: &scratch.sealed)
                 addFill(member: f.member, isWhole: pieces[f.member] == 1, flattened: { $0 = f.flattened },
                         outer: { sealing.edges.outer.array(k) }, to: &batch, scratch: &scratch, seals: &seals,
@@ -333,7 +342,8 @@ final class Painter {
                 candidates = order.candidates
             // (The outer edges in place: the lists captured by the closure were retained and released per fragment.)
             _ = try outerLists.withUnsafeLists { outers in
-                try Painter.depthOrder(order.input, members: members, replaying: order.recording) { f in
+                try Painter.depthOrder(order.input, members: members, replaying: order.recording,
+                                       prefetchesRecords: true) { f in
                     // (The fragment's index among the sealing ones, not its outer edges: `outers[k]` read here was an
                     // array retained and released per sealing fragment, for a whole face that never reads it.)
                     var sealed = -1
@@ -670,9 +680,12 @@ final class Painter {
     /// same fragments from `recording`, when a first walk kept them all (`sceneOrder`).
     @discardableResult
     static func depthOrder(_ input: [ScenePolygon], members: [RenderMember], replaying recording: BSPTree.Recording? = nil,
+                           prefetchesRecords: Bool = false,
                            _ body: (BSPTree.Fragment) throws -> Void) rethrows -> BSPTree.Statistics {
         if let recording {
-            try recording.replay(body)
+            // (Only a replay knows the fragments ahead: a walk hands each out as it finds it.)
+            try recording.replay(ahead: { RenderNode.prefetch(members[$0].node.record) },
+                                 distance: prefetchesRecords ? prefetchDistance : 0, body)
             return BSPTree.Statistics()
         }
         guard input.count > 1 else {
