@@ -105,6 +105,27 @@ struct FragmentLists<Element>: RandomAccessCollection {
         }
     }
 
+    /// `count` lists of `values`' elements, each value dealt to the list `list` names, in the order given (a stable
+    /// counting sort: a fragment has a few values, so this is linear where sorting them all was not); then, with
+    /// `precedes`, each list of two or more values sorted by it, stably.
+    init<Value>(dealing values: [Value], lists count: Int, list: (Value) -> Int, element: (Value) -> Element,
+                sortedBy precedes: ((Value, Value) -> Bool)? = nil) {
+        var start = [Int](repeating: 0, count: count + 1)
+        for v in values { start[list(v) + 1] += 1 }
+        for k in 0 ..< count { start[k + 1] += start[k] }
+        var next = start, order = [Int](repeating: 0, count: values.count)
+        for (n, v) in values.enumerated() { order[next[list(v)]] = n; next[list(v)] += 1 }
+        self.init(reservingLists: count, items: values.count)
+        for k in 0 ..< count {
+            let bucket = start[k] ..< start[k + 1]
+            if let precedes, bucket.count > 1 {
+                order.withUnsafeMutableBufferPointer { $0.stableInsertionSort(bucket) { precedes(values[$0], values[$1]) } }
+            }
+            for n in bucket { append(element(values[order[n]])) }
+            close()
+        }
+    }
+
     /// Adds `e` to the list being made (the next index's).
     mutating func append(_ e: Element) { items.append(e) }
 
@@ -322,22 +343,9 @@ struct SharedEdges {
             // Each fragment's seals in the grid's order, (cell, i, j): only the order within one fragment's list
             // matters, and a fragment has a few seals, so `found` is bucketed by fragment (in the order found) and each
             // bucket sorted, instead of sorting the whole list. (The keys are distinct: (i, j) is.)
-            var start = [Int](repeating: 0, count: fragments.count + 1)
-            for f in found { start[f.under + 1] += 1 }
-            for k in 0 ..< fragments.count { start[k + 1] += start[k] }
-            var next = start, bucketed = [Int](repeating: 0, count: found.count)
-            for (n, f) in found.enumerated() { bucketed[next[f.under]] = n; next[f.under] += 1 }
-            func precedes(_ a: Int, _ b: Int) -> Bool {
-                (found[a].cell, found[a].i, found[a].j) < (found[b].cell, found[b].i, found[b].j)
+            sealed = FragmentLists(dealing: found, lists: fragments.count, list: \.under, element: \.edge) { a, b in
+                (a.cell, a.i, a.j) < (b.cell, b.i, b.j)
             }
-            var lists = FragmentLists<SealedEdge>(reservingLists: fragments.count, items: found.count)
-            for k in 0 ..< fragments.count {
-                let bucket = start[k] ..< start[k + 1]
-                if bucket.count > 1 { bucketed.withUnsafeMutableBufferPointer { $0.stableInsertionSort(bucket, by: precedes) } }
-                for n in bucket { lists.append(found[bucketed[n]].edge) }
-                lists.close()
-            }
-            sealed = lists
             searchedBySolid = true
             return
         }
@@ -398,18 +406,8 @@ struct SharedEdges {
         for k in large {
             for j in edges.indices where j != k && (!isLarge[j] || j > k) { check(edges[k], edges[j]) }
         }
-        // Each fragment's seals in the order found (a stable deal by fragment).
-        var start = [Int](repeating: 0, count: fragments.count + 1)
-        for s in pending { start[s.under + 1] += 1 }
-        for k in 0 ..< fragments.count { start[k + 1] += start[k] }
-        var dealt = [Int](repeating: 0, count: pending.count), next = start
-        for (n, s) in pending.enumerated() { dealt[next[s.under]] = n; next[s.under] += 1 }
-        var lists = FragmentLists<SealedEdge>(reservingLists: fragments.count, items: pending.count)
-        for k in 0 ..< fragments.count {
-            for n in start[k] ..< start[k + 1] { lists.append(pending[dealt[n]].edge) }
-            lists.close()
-        }
-        sealed = lists
+        // Each fragment's seals in the order found.
+        sealed = FragmentLists(dealing: pending, lists: fragments.count, list: \.under, element: \.edge)
     }
 
     /// The indices of `keys` grouped by key (keys in `0 ..< n`), each group in increasing index order.
