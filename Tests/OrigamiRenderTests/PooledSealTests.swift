@@ -199,6 +199,10 @@ import Testing
                         let ring = chain.map(sealing.fragments[e.later].flattened)
                         if !ring.isEmpty { expected.append((segment, ring)) }
                     }
+                    // As `paintFragments` asks for the rows and corners ahead (hints: no answer may change), here
+                    // also past the last fragment.
+                    seals.prefetchRows(k + 2 * Painter.prefetchDistance)
+                    seals.prefetch(k + Painter.prefetchDistance)
                     seals.seals(k, chain: chain, into: &out)
                     try #require(out.count == expected.count)
                     for (s, e) in zip(out, expected) {

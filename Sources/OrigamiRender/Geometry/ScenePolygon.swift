@@ -1,3 +1,4 @@
+import CCairo
 import Origami
 
 /// A polygon's corners: `count` consecutive points of a pool many polygons share (a scene's polygons, a walk's
@@ -30,6 +31,18 @@ struct PolygonPoints: RandomAccessCollection, Equatable, Sendable {
     /// no check of each index against this polygon and its pool).
     func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Vector3>) throws -> R) rethrows -> R {
         try pool.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[start ..< start + count])) }
+    }
+
+    /// Asks for the cache lines of the corners (`origami_prefetch`: a hint, no effect on any value), for a reader that
+    /// knows a few turns ahead which polygon it will read — in the depth order, polygons come in no order of the pool.
+    func prefetch() {
+        guard count > 0 else { return }
+        pool.withUnsafeBufferPointer { all in
+            let first = UnsafeRawPointer(all.baseAddress! + start)
+            origami_prefetch(first)
+            // (A polygon's few corners span two lines at most offsets: the last byte's line too.)
+            origami_prefetch(first + (count * MemoryLayout<Vector3>.stride - 1))
+        }
     }
 
     /// The corners as a slice of the pool (what the BSP's fragments hand out).

@@ -94,6 +94,31 @@ final class Painter {
             self.init(fragments: fragments, sealed: FragmentLists(sealed))
         }
 
+        /// The first half of `prefetch(_:)`, asked twice as far ahead: the rows of the later fragments the `k`-th
+        /// sealing fragment's seals reach under (in `fragments` and `laters`, read in no order), which say where their
+        /// corners are.
+        func prefetchRows(_ k: Int) {
+            guard k < sealed.count else { return }
+            fragments.withUnsafeBufferPointer { rows in
+                for n in sealed.range(k) { origami_prefetch(rows.baseAddress! + sealed.items[n].later) }
+            }
+            guard !laters.isEmpty else { return }
+            laters.withUnsafeBufferPointer { rows in
+                for n in sealed.range(k) { origami_prefetch(rows.baseAddress! + sealed.items[n].later) }
+            }
+        }
+
+        /// Asks for the corners of each later fragment the `k`-th sealing fragment's seals reach under and that is not
+        /// mapped yet (`seals(_:chain:into:)` reads them on the seal's first turn): in the paint order the later
+        /// fragments come in no order of the corners' pool, and that first read waited on memory.
+        func prefetch(_ k: Int) {
+            guard k < sealed.count else { return }
+            for n in sealed.range(k) {
+                let later = sealed.items[n].later
+                if laters.isEmpty || laters[later].polygon == -1 { fragments[later].points.prefetch() }
+            }
+        }
+
         /// The `k`-th sealing fragment's seals on the device, into `out` (emptied first): the first seal under each
         /// later fragment (a fragment seals under a few later ones at most, a big cap under thousands), in the order
         /// of its sealed edges, each whose segment and later polygon reach the device.
@@ -319,12 +344,23 @@ final class Painter {
             var pieces = [Int](repeating: 0, count: members.count)
             for f in sealing.fragments { pieces[f.member] += 1 }
             let fragments = sealing.fragments, ahead = Self.prefetchDistance
-            for (k, f) in fragments.enumerated() {
+            // (By index: a fragment copied out per turn retained and released its corners' pool.)
+            for k in fragments.indices {
                 // The member `ahead` fragments on: its node's row is on its way when its turn comes (`addFill` reads it
-                // through `PlainFace.Style` and `Plan`).
-                if k + ahead < fragments.count { RenderNode.prefetch(members[fragments[k + ahead].member].node.record) }
+                // through `PlainFace.Style` and `Plan`), and so are the corners its seals reach under. The member itself
+                // (`members` read in the paint order: in no order) twice as far on, so that it is at hand to say where
+                // its row is.
+                if k + 2 * ahead < fragments.count {
+                    members.withUnsafeBufferPointer { origami_prefetch($0.baseAddress! + fragments[k + 2 * ahead].member) }
+                    seals.prefetchRows(k + 2 * ahead)
+                }
+                if k + ahead < fragments.count {
+                    RenderNode.prefetch(members[fragments[k + ahead].member].node.record)
+                    seals.prefetch(k + ahead)
+                }
+                let member = fragments[k].member
                 seals.seals(k, chain: chain, into: &scratch.sealed)
-                addFill(member: f.member, isWhole: pieces[f.member] == 1, flattened: { $0 = f.flattened },
+                addFill(member: member, isWhole: pieces[member] == 1, flattened: { $0 = fragments[k].flattened },
                         outer: { sealing.edges.outer.array(k) }, to: &batch, scratch: &scratch, seals: &seals,
                         members: members, chain: chain, filter: filter, plain: &plain)
                 if batch.fills.count >= Self.fillBatch {
