@@ -323,8 +323,10 @@ final class Painter {
     static let fillBatch = 256
 
     /// How many fragments ahead `paintFragments` (collected or replayed) asks for a member's node row
-    /// (`RenderNode.prefetch`): a fragment's own work (its style, outline and seals) is a few thousand
-    /// instructions, far longer than a load from L3, so two are enough; more would only have more rows in flight.
+    /// (`RenderNode.prefetch`) and, collected, for the corners its seals reach under (`SceneSeals.prefetch`; the rows
+    /// that say where those are, and the member itself, twice as far): a fragment's own work (its style, outline and
+    /// seals) is a few thousand instructions, far longer than a load from L3, so two are enough; more would only have
+    /// more rows in flight (3 measured the same).
     static let prefetchDistance = 2
 
     /// Paints a scene's fragments in `PlainFills` batches: collected (`order.sealing.fragments`, when every fragment
