@@ -191,18 +191,21 @@ struct BSPTree {
         // Ranks by member, asked once each, in the same pass as the corners.
         ranks = Array(repeating: (0, 0), count: maxMember + 1)
         var lastMember = -1
-        for k in byMember {
-            let member = input[k].member
-            if member != lastMember { lastMember = member; ranks[member] = rank(member) }
-            // Its plane and sphere from its corners in place (`makePolygon`'s arithmetic on the same values), then the
-            // corners into the pool (one by one: `append(contentsOf:)`'s set-up costs more than a polygon's few corners).
-            input[k].points.withUnsafeBufferPointer { corners in
-                var (polygon, sphere) = Self.makePolygon(corners, start: 0, count: corners.count, member: member,
-                                                         isWhole: true)
-                polygon.start = points.count
-                polygons.append(polygon)
-                spheres.append(sphere)
-                for q in corners { points.append(q) }
+        // (The input read through its buffer: each polygon read from the array was retained and released, twice.)
+        input.withUnsafeBufferPointer { input in
+            for k in byMember {
+                let member = input[k].member
+                if member != lastMember { lastMember = member; ranks[member] = rank(member) }
+                // Its plane and sphere from its corners in place (`makePolygon`'s arithmetic on the same values), then
+                // the corners into the pool (one by one: `append(contentsOf:)`'s set-up costs more than a few corners).
+                input[k].points.withUnsafeBufferPointer { corners in
+                    var (polygon, sphere) = Self.makePolygon(corners, start: 0, count: corners.count, member: member,
+                                                             isWhole: true)
+                    polygon.start = points.count
+                    polygons.append(polygon)
+                    spheres.append(sphere)
+                    for q in corners { points.append(q) }
+                }
             }
         }
     }
