@@ -87,19 +87,56 @@ struct BSPTree {
         var fragments = 0
     }
 
-    /// A polygon: a range of `points`, its member, its plane (the unit Newell normal and the offset of its
-    /// centroid) and a sphere about its centroid holding every corner, worked out once when it is made.
+    /// A polygon: a range of `points`, its member and its plane (the unit Newell normal and the offset of its
+    /// centroid), worked out once when it is made. Its sphere is in `spheres`.
     private struct Polygon {
         var start: Int, count: Int, member: Int
         /// `nil` for a degenerate polygon (a zero normal has no plane).
         var normal: Vector3?
         var offset: Double
         var isWhole: Bool
+    }
+
+    /// A sphere about a polygon's centroid holding every corner, as `sides` tests it: `reach` is the largest distance
+    /// of a corner from `centroid` (as computed) and the rounding slack of the test, 10⁻¹² of the polygon's scale
+    /// (|centroid.x| + |centroid.y| + |centroid.z| + 2 · radius).
+    private struct Sphere {
         var centroid: Vector3
-        /// The largest distance of a corner from `centroid` (as computed).
-        var radius: Double
-        /// |centroid.x| + |centroid.y| + |centroid.z| + 2 · radius: the scale of `sides`' rounding slack.
-        var scale: Double
+        var reach: Double
+    }
+
+    /// The polygons' spheres, by the polygons' indices: what the walk reads of every pending polygon at every node (the
+    /// records only when the sphere does not decide), 32 bytes a row, two rows to a cache line. The rows start on a
+    /// line: an array's elements start 32 bytes into a block aligned to 16, where every other row would straddle two.
+    private final class SphereTable {
+        private(set) var rows: UnsafeMutablePointer<Sphere>
+        private(set) var count = 0
+        private var capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = Swift.max(capacity, 16)
+            rows = Self.allocate(self.capacity)
+        }
+
+        deinit { UnsafeMutableRawPointer(rows).deallocate() }
+
+        private static func allocate(_ capacity: Int) -> UnsafeMutablePointer<Sphere> {
+            UnsafeMutableRawPointer.allocate(byteCount: capacity * MemoryLayout<Sphere>.stride, alignment: 64)
+                .bindMemory(to: Sphere.self, capacity: capacity)
+        }
+
+        /// Adds a row (`rows` may move).
+        func append(_ sphere: Sphere) {
+            if count == capacity {
+                capacity *= 2
+                let grown = Self.allocate(capacity)
+                grown.moveInitialize(from: rows, count: count)
+                UnsafeMutableRawPointer(rows).deallocate()
+                rows = grown
+            }
+            (rows + count).initialize(to: sphere)
+            count += 1
+        }
     }
 
     /// The corners of every pending polygon: the input's, then each split's pieces as they are made. A polygon is a
@@ -108,6 +145,7 @@ struct BSPTree {
     private var points: [Vector3] = []
     /// Every polygon made so far (the input's, then the pieces of splits), compacted with `points` to the pending ones.
     private var polygons: [Polygon] = []
+    private var spheres: SphereTable
     /// The work lists, end to end, as indices into `polygons`: each pending work item is a range of it, the top item's
     /// range last, so the one popped is moved out and the array only ever holds the unfinished lists along one path of
     /// the tree. (Indices, not the 72-byte records: a polygon moves from list to list at every level of the tree.)
@@ -121,36 +159,55 @@ struct BSPTree {
     private(set) var statistics = Statistics()
 
     /// `thickness` is in the context's units (points after the divide).
+    ///
+    /// The table holds the input's polygons in member order (stably), the work list names them in the input's order:
+    /// the walk's choices follow the list, so they are those of a table in the input's order, but the polygons a node
+    /// deep in the tree classifies (neighbours in space: a few solids, each a run of members) lie together in the table
+    /// and the pool, where in the input's order (a hash of the centroids) they were scattered over all of it. The table
+    /// is also made reading the input's corners and the members' ranks in the order they lie.
     private init(_ input: [ScenePolygon], thickness: Double, rank: (Int) -> Rank) {
+        precondition(thickness >= 0, "a negative thickness")
         self.thickness = thickness
         var total = 0, maxMember = -1
         for p in input { total += p.points.count; maxMember = Swift.max(maxMember, p.member) }
         // (Room for the pieces until the first compaction, as `compact` leaves.)
         points.reserveCapacity(3 * Swift.max(total, Self.fewestPointsCompacted / 2))
         polygons.reserveCapacity(3 * Swift.max(input.count, Self.fewestPolygonsCompacted / 2))
+        spheres = SphereTable(capacity: 3 * Swift.max(input.count, Self.fewestPolygonsCompacted / 2))
         lists.reserveCapacity(2 * input.count)
-        // Ranks by member, asked once each, in the same pass as the corners.
-        var known = [Bool](repeating: false, count: maxMember + 1)
-        ranks = Array(repeating: (0, 0), count: maxMember + 1)
-        for p in input {
-            // (Corner by corner: `append(contentsOf:)`'s set-up costs more than a polygon's few corners.)
-            p.points.withUnsafeBufferPointer { for q in $0 { points.append(q) } }
-            if !known[p.member] { known[p.member] = true; ranks[p.member] = rank(p.member) }
+        // The input's indices in member order, by counting (each member's first slot, then its polygons in input order).
+        var firstSlot = [Int](repeating: 0, count: maxMember + 2)
+        for p in input { firstSlot[p.member + 1] += 1 }
+        for m in 0 ..< maxMember + 1 { firstSlot[m + 1] += firstSlot[m] }
+        let byMember = [Int](unsafeUninitializedCapacity: input.count) { byMember, count in
+            for k in input.indices {
+                let m = input[k].member
+                byMember.initializeElement(at: firstSlot[m], to: k)
+                lists.append(firstSlot[m])
+                firstSlot[m] += 1
+            }
+            count = input.count
         }
-        // Each polygon's plane and sphere, its corners read in place (`makePolygon`'s arithmetic on the pool's buffer).
-        // (Into the table reserved above, taken out of `self` while the pool is read: a second table of that
-        // capacity cost a small scene more than its whole depth sort.)
-        var made: [Polygon] = []
-        swap(&made, &polygons)
-        points.withUnsafeBufferPointer { pts in
-            var first = 0
-            for p in input {
-                lists.append(made.count)
-                made.append(Self.makePolygon(pts, start: first, count: p.points.count, member: p.member, isWhole: true))
-                first += p.points.count
+        // Ranks by member, asked once each, in the same pass as the corners.
+        ranks = Array(repeating: (0, 0), count: maxMember + 1)
+        var lastMember = -1
+        // (The input read through its buffer: each polygon read from the array was retained and released, twice.)
+        input.withUnsafeBufferPointer { input in
+            for k in byMember {
+                let member = input[k].member
+                if member != lastMember { lastMember = member; ranks[member] = rank(member) }
+                // Its plane and sphere from its corners in place (`makePolygon`'s arithmetic on the same values), then
+                // the corners into the pool (one by one: `append(contentsOf:)`'s set-up costs more than a few corners).
+                input[k].points.withUnsafeBufferPointer { corners in
+                    var (polygon, sphere) = Self.makePolygon(corners, start: 0, count: corners.count, member: member,
+                                                             isWhole: true)
+                    polygon.start = points.count
+                    polygons.append(polygon)
+                    spheres.append(sphere)
+                    for q in corners { points.append(q) }
+                }
             }
         }
-        polygons = made
     }
 
     /// Hands every fragment of `input`'s tree to `body`, back to front (the painter's order), as the tree is built.
@@ -169,15 +226,19 @@ struct BSPTree {
         return out.polygons
     }
 
-    /// The polygon `points[start ..< start + count]` with its plane: Newell's normal about the centroid (as
-    /// `Vector3.newellNormal`, the same arithmetic), normalised, and the centroid's offset along it.
-    private func makePolygon(start s: Int, count c: Int, member: Int, isWhole: Bool) -> Polygon {
-        Self.makePolygon(points, start: s, count: c, member: member, isWhole: isWhole)
+    /// Adds the polygon `points[start ..< start + count]` (`makePolygon`) to the table, its sphere to `spheres`.
+    private mutating func addPolygon(start s: Int, count c: Int, member: Int, isWhole: Bool) {
+        let (polygon, sphere) = Self.makePolygon(points, start: s, count: c, member: member, isWhole: isWhole)
+        polygons.append(polygon)
+        spheres.append(sphere)
     }
+
+    /// The polygon `points[start ..< start + count]` with its plane: Newell's normal about the centroid (as
+    /// `Vector3.newellNormal`, the same arithmetic), normalised, and the centroid's offset along it; and its sphere.
 
     /// `makePolygon` on any collection of the pool's corners indexed as the pool (the pool, or its buffer in place).
     private static func makePolygon<C: RandomAccessCollection<Vector3>>(_ points: C, start s: Int, count c: Int, member: Int,
-                                                                         isWhole: Bool) -> Polygon where C.Index == Int {
+                                                                         isWhole: Bool) -> (Polygon, Sphere) where C.Index == Int {
         var sum = Vector3.zero
         for i in s ..< s + c { sum = sum + points[i] }
         let centroid = sum / Double(c)
@@ -190,41 +251,49 @@ struct BSPTree {
         }
         let unit = n.normalized()
         let radius = farthest.squareRoot()
-        return Polygon(start: s, count: c, member: member, normal: unit, offset: unit?.dot(centroid) ?? 0, isWhole: isWhole,
-                       centroid: centroid, radius: radius,
-                       scale: abs(centroid.x) + abs(centroid.y) + abs(centroid.z) + 2 * radius)
+        let scale = abs(centroid.x) + abs(centroid.y) + abs(centroid.z) + 2 * radius
+        return (Polygon(start: s, count: c, member: member, normal: unit, offset: unit?.dot(centroid) ?? 0, isWhole: isWhole),
+                Sphere(centroid: centroid, reach: radius + 1e-12 * scale))
     }
 
     /// Which sides of the plane n · x = d (`n` a unit normal) the polygon's corners are on: a corner more than
     /// `thickness` in front of it or behind it (one within `thickness` is on neither).
-    ///
-    /// Most polygons a node classifies lie far from its plane (the BSP classifies every pending polygon again at every
-    /// level): when the centroid's distance from the plane exceeds the radius by more than `thickness` and a slack,
-    /// every corner is on that side, and the corners' own distances (the same arithmetic as the loop below) would say
-    /// so. For every corner p, n · p − d lies within |n| · |p − c| ≤ radius (to rounding) of n · c − d, and each of the
-    /// two computed values is within a few units in the last place (≈ 10⁻¹⁶) of |c| + radius + |d| of its exact value;
-    /// the slack, 10⁻¹² of that, is thousands of times more. A non-finite value fails the tests, and the corners decide.
     /// (Static, its inputs passed in: a method called on `self` from the walk, which mutates `self`, made the walk copy
     /// the whole tree for each call.)
     @inline(__always)
-    private static func sides(of p: Polygon, _ n: Vector3, _ d: Double, thickness: Double, usesSphere: Bool,
+    private static func sides(of p: Polygon, _ n: Vector3, _ d: Double, thickness: Double,
                               in pts: UnsafeBufferPointer<Vector3>) -> (front: Bool, back: Bool) {
-        if usesSphere {
-            let s = n.dot(p.centroid) - d, margin = thickness + 1e-12 * (p.scale + abs(d))
-            if s - p.radius > margin { return (true, false) }
-            if s + p.radius < -margin { return (false, true) }
-        }
-        var hasFront = false, hasBack = false
+        // (Without branches: which side a corner is on is as good as random. `thickness` ≥ 0, so no corner is on both.)
+        var front = 0, back = 0
         for i in p.start ..< p.start + p.count {
             let e = n.dot(pts[i]) - d
-            if e > thickness { hasFront = true } else if e < -thickness { hasBack = true }
+            front |= (e > thickness).bit
+            back |= (e < -thickness).bit
         }
-        return (hasFront, hasBack)
+        return (front != 0, back != 0)
+    }
+
+    /// Whether the polygon of `sphere` is wholly in front of the plane n · x = d, or wholly behind it, by its sphere
+    /// (`sides` of its corners would say so); neither when the sphere does not decide. `margin` is the node's:
+    /// `thickness` + 10⁻¹² |d|.
+    ///
+    /// Most polygons a node classifies lie far from its plane (the BSP classifies every pending polygon again at every
+    /// level): when the centroid's distance from the plane exceeds the radius by more than `thickness` and a slack,
+    /// every corner is on that side, and the corners' own distances (the same arithmetic as `sides`) would say so. For
+    /// every corner p, n · p − d lies within |n| · |p − c| ≤ radius (to rounding) of n · c − d, and each of the two
+    /// computed values is within a few units in the last place (≈ 10⁻¹⁶) of |c| + radius + |d| of its exact value; the
+    /// slack, 10⁻¹² of |c|₁ + 2 radius + |d| (in the sphere's reach and the node's margin, each rounded once more), is
+    /// thousands of times more. A non-finite value fails the tests, and the corners decide.
+    @inline(__always)
+    private static func sides(of sphere: Sphere, _ n: Vector3, _ d: Double, margin: Double) -> (front: Int, back: Int) {
+        let s = n.dot(sphere.centroid) - d
+        return ((s - sphere.reach > margin).bit, (s + sphere.reach < -margin).bit)
     }
 
     /// Keeps only the pending polygons and their corners (every live polygon is in `lists` between work items).
     private mutating func compact() {
         var kept: [Vector3] = [], keptPolygons: [Polygon] = []
+        let keptSpheres = SphereTable(capacity: 3 * Swift.max(lists.count, Self.fewestPolygonsCompacted / 2))
         // Room up to the next compaction's threshold (twice what is kept, or the least one) and half as much again: the
         // node that crosses it may add a few more before the walk compacts again, and the arrays are not grown (each
         // growth would copy them whole, about once per compaction).
@@ -235,11 +304,13 @@ struct BSPTree {
             var p = polygons[lists[i]]
             kept += points[p.start ..< p.start + p.count]
             p.start = kept.count - p.count
+            keptSpheres.append(spheres.rows[lists[i]])
             lists[i] = keptPolygons.count
             keptPolygons.append(p)
         }
         points = kept
         polygons = keptPolygons
+        spheres = keptSpheres
     }
 
     private mutating func walk(_ body: (Fragment) throws -> Void) rethrows {
@@ -274,7 +345,7 @@ struct BSPTree {
                 try emit(from, body)
                 continue
             }
-            let d = polygons[lists[splitterIndex]].offset
+            let d = polygons[lists[splitterIndex]].offset, margin = thickness + 1e-12 * abs(d)
             let listed = end - from
             if 3 * listed > sidesCapacity {
                 sides.deallocate()
@@ -286,9 +357,21 @@ struct BSPTree {
             for k in from ..< end {
                 let id = lists[k]
                 if k == splitterIndex { coplanar[coplanarCount] = id; coplanarCount += 1; continue }
+                if usesSpheres {
+                    let (front, back) = Self.sides(of: spheres.rows[id], n, d, margin: margin)
+                    // Decided (most polygons), without a branch on which side: the id is written to both sides, and the
+                    // side it is on counts it (never both).
+                    if front | back != 0 {
+                        fronts[frontCount] = id
+                        backs[backCount] = id
+                        frontCount &+= front
+                        backCount &+= back
+                        continue
+                    }
+                }
                 let polygon = polygons[id], s = polygon.start, c = polygon.count
                 let (hasFront, hasBack) = points.withUnsafeBufferPointer {
-                    Self.sides(of: polygon, n, d, thickness: thickness, usesSphere: usesSpheres, in: $0)
+                    Self.sides(of: polygon, n, d, thickness: thickness, in: $0)
                 }
                 switch (hasFront, hasBack) {
                 case (false, false): coplanar[coplanarCount] = id; coplanarCount += 1
@@ -317,7 +400,7 @@ struct BSPTree {
                         } else {
                             backs[backCount] = polygons.count; backCount += 1
                         }
-                        polygons.append(makePolygon(start: first, count: made, member: polygon.member, isWhole: false))
+                        addPolygon(start: first, count: made, member: polygon.member, isWhole: false)
                     }
                 }
             }
@@ -398,11 +481,17 @@ struct BSPTree {
             guard usable > 1 else { return firstUsable }
             return points.withUnsafeBufferPointer { pts in
                 var best: (index: Int, cuts: Int)?
+                let spheres = self.spheres.rows
                 for i in range {
                     guard let n = polys[i].normal else { continue }
-                    let d = polys[i].offset
+                    let d = polys[i].offset, margin = thickness + 1e-12 * abs(d)
                     var cuts = 0
                     for j in range where j != i {
+                        // A polygon its sphere puts on one side is not cut (most are not: each is tried against the others).
+                        if usesSpheres {
+                            let (front, back) = Self.sides(of: spheres[ids[j]], n, d, margin: margin)
+                            if front | back != 0 { continue }
+                        }
                         let p = polys[j]
                         var isFront = false, isBack = false
                         for v in p.start ..< p.start + p.count {
@@ -419,4 +508,9 @@ struct BSPTree {
             }
         } }
     }
+}
+
+private extension Bool {
+    /// 1 or 0, without a branch (for counting outcomes that are as good as random).
+    var bit: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 }
