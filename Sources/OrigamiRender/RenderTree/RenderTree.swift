@@ -19,7 +19,8 @@ public struct RenderTree: Sendable {
     /// allow — checked by an iterative walk before anything is frozen.
     public init(root: Layer, limits: RenderLimits = .default, time: Double? = nil) throws(RenderError) {
         try limits.check(root)
-        let tree = PresentationTree(root, placement: .canvas, time: time)
+        // (A tree for this render alone: no layers column retained, no child or hit-member lists; never handed out.)
+        let tree = PresentationTree(root, placement: .canvas, time: time, renderingOnly: true)
         self = try RenderError.typed("snapshot") { try RenderTree(tree, checkedWithin: nil) }
     }
 
@@ -102,9 +103,9 @@ public struct RenderTree: Sendable {
                     // (The context is read in the call: bound to a local, its three 4×4 matrices were copied per member.)
                     if lightingShading != nil {
                         return lightingShading?.shade(projected: transform, object: nodes.objectTransforms[i],
-                                                      in: space[contextSlot[c]], bounds: nodes.geometries[i].bounds)
+                                                      in: space[contextSlot[c]], bounds: nodes.rows[i].bounds)
                     }
-                    return shader?.shade(tree.faceTransforms(of: i, in: space[contextSlot[c]]), bounds: nodes.geometries[i].bounds)
+                    return shader?.shade(tree.faceTransforms(of: i, in: space[contextSlot[c]]), bounds: nodes.rows[i].bounds)
                 }
                 for i in stride(from: tree.count - 1, through: 0, by: -1) where nodes.rendered[i] {
                     guard nodes.rows[i].kind != .transformLayer else { continue }
