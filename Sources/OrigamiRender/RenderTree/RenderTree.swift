@@ -88,23 +88,23 @@ public struct RenderTree: Sendable {
                         shaderContext = c
                         lightingShading = nil; shader = nil
                         if nodes.rows[c].isLit {
+                            if contextSlot[c] < 0 {
+                                contextSlot[c] = space.count
+                                space.append(tree.faceTransformsContext(of: c))
+                            }
                             if let lighting = nodes.lighting(c) as? Lighting {
-                                lightingShading = Lighting.MemberShading(lighting)
+                                lightingShading = Lighting.MemberShading(lighting, context: space[contextSlot[c]])
                             } else {
                                 shader = nodes.lighting(c)
                             }
                         }
                     }
-                    guard lightingShading != nil || shader != nil else { return nil }
-                    if contextSlot[c] < 0 {
-                        contextSlot[c] = space.count
-                        space.append(tree.faceTransformsContext(of: c))
+                    if let lightingShading {
+                        return lightingShading.shade(projected: transform, object: nodes.objectTransforms[i],
+                                                     bounds: nodes.rows[i].bounds)
                     }
+                    guard shader != nil else { return nil }
                     // (The context is read in the call: bound to a local, its three 4×4 matrices were copied per member.)
-                    if lightingShading != nil {
-                        return lightingShading?.shade(projected: transform, object: nodes.objectTransforms[i],
-                                                      in: space[contextSlot[c]], bounds: nodes.rows[i].bounds)
-                    }
                     return shader?.shade(tree.faceTransforms(of: i, in: space[contextSlot[c]]), bounds: nodes.rows[i].bounds)
                 }
                 for i in stride(from: tree.count - 1, through: 0, by: -1) where nodes.rendered[i] {
