@@ -330,7 +330,8 @@ public struct PresentationTree: Sendable {
             /// `layers`: whether the layers column is kept (not for a render alone: empty).
             init(capacity: Int, layers keepsLayers: Bool) {
                 planes = .allocate(capacity: capacity); rows = .allocate(capacity: capacity); rendered = .allocate(capacity: capacity)
-                geometries = .allocate(capacity: capacity); objectTransforms = .allocate(capacity: capacity)
+                // (A render's tree has one row more: its scratch slot, `init(_:placement:time:renderingOnly:)`.)
+                geometries = .allocate(capacity: keepsLayers ? capacity : capacity + 1); objectTransforms = .allocate(capacity: capacity)
                 names = .allocate(capacity: capacity); layers = .allocate(capacity: keepsLayers ? capacity : 0)
             }
         }
@@ -384,14 +385,6 @@ public struct PresentationTree: Sendable {
         // was, ≈ 700 bytes in a temporary, then copied into an array, with the geometry copied twice on the way).
         let columns = Storage.Columns(capacity: layerCount, layers: !renderingOnly)
         let planes = columns.planes, rows = columns.rows
-        // Per node, its group in the member lists (its owner; −2: a transform layer, no member) and in the child
-        // lists (its parent), written by the walk: the groupings after it read these, not the node's plane and row
-        // (each pass over those read a line of every node back from memory: the tables outgrow the L2 cache).
-        let memberGroup = UnsafeMutablePointer<Int>.allocate(capacity: layerCount)
-        let parentGroup = UnsafeMutablePointer<Int>.allocate(capacity: layerCount)
-        // Where a render's tree freezes the geometry it does not keep (plain data: written over, never deinitialized).
-        let scratchGeometry = UnsafeMutablePointer<LayerGeometry>.allocate(capacity: 1)
-        defer { memberGroup.deallocate(); parentGroup.deallocate(); scratchGeometry.deallocate() }
         // Every member receives touches (themselves and the transform layers between them and their context).
         var everyMemberReceives = true
         // Per node, what its sublayers read of it besides its rows: its sublayer space, and whether their content
@@ -399,9 +392,18 @@ public struct PresentationTree: Sendable {
         // `geometry.isGeometryFlipped` out of a node table copied the parent's whole geometry), only for this walk,
         // and written only for a layer with sublayers: only a sublayer reads its parent's (a leaf, every face of a
         // solid, neither forms its sublayer space nor writes a row of 129 bytes).
-        let sublayerSpace = UnsafeMutablePointer<Transform3D>.allocate(capacity: layerCount)
+        // (With room after it for `memberGroup`.)
+        let sublayerSpace = UnsafeMutablePointer<Transform3D>.allocate(capacity: layerCount + (layerCount + 15) / 16)
         let sublayersFlipped = UnsafeMutablePointer<Bool>.allocate(capacity: layerCount)
         defer { sublayerSpace.deallocate(); sublayersFlipped.deallocate() }
+        // Per node, its group in the member lists (its owner; −2: a transform layer, no member), written by the walk:
+        // the grouping after it reads these, not the node's plane (each of its two passes over the planes read a
+        // line of every node back from memory: the table outgrows the L2 cache). In the sublayer spaces' allocation
+        // (an allocation of its own cost a small tree's freeze 1 % more instructions).
+        let memberGroup = UnsafeMutableRawPointer(sublayerSpace + layerCount).bindMemory(to: Int.self, capacity: layerCount)
+        // Where a render's tree freezes the geometry it does not keep: the row after the column's last (plain data:
+        // written over, never deinitialized).
+        let scratchGeometry = columns.geometries.baseAddress! + layerCount
         // Per node, whether its content space is its bounds mirrored (`q` in `LayerGeometry.boundsMirror`).
         // A root placed on a canvas starts upright; a root placed in its superlayer's bounds space carries the
         // parity of the flips above it, and that space is itself mirrored on screen when the flips above the
@@ -519,7 +521,6 @@ public struct PresentationTree: Sendable {
                 isFacePlane: isFacePlane, inheritedOpacity: inherited))
             let receives = chainReceives && planes[index].receivesHits(.frontmost)
             memberGroup[index] = flattens ? owner : -2
-            parentGroup[index] = parent
             if flattens && !receives { everyMemberReceives = false }
             // What few layers have: an `Extra` only for those (every face of a lattice has none).
             // (The image is tested in place and read only for a layer that gets an extra: read into a local for the
@@ -568,7 +569,7 @@ public struct PresentationTree: Sendable {
                               hitMembers: members, faceAboveRoot: faceAboveRoot, rootSolid: rootSolid)
             return
         }
-        let children = Self.grouped(count, groups: count) { $0 == 0 ? nil : parentGroup[$0] }
+        let children = Self.grouped(count, groups: count) { $0 == 0 ? nil : rows[$0].parent }
         defer { children.start.deallocate() }
         let childListByZ = UnsafeMutableBufferPointer<Int>.allocate(capacity: children.list.count)
         var byZCount = 0
