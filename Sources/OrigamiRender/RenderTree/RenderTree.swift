@@ -54,8 +54,10 @@ public struct RenderTree: Sendable {
                 var record = [Int](repeating: -1, count: tree.count)
                 // Appends context `c`'s scene to `memberRows`: its rows.
                 func scene(of c: Int) -> Range<Int> {
-                    let drawable = tree.drawableMembers(of: c), start = memberRows.count
-                    // Most nodes (a solid's faces) have no sublayer scene.
+                    let start = memberRows.count
+                    // Most nodes (a solid's faces) have no sublayer scene: told in place, without the call.
+                    guard nodes.memberStart[c + 1] < nodes.memberStart[c + 2] else { return start ..< start }
+                    let drawable = tree.drawableMembers(of: c)
                     guard !drawable.isEmpty else { return start ..< start }
                     memberRows.reserveCapacity(start + drawable.count)
                     // The transform layer the previous member sits in (−1: none) and its solid number.
