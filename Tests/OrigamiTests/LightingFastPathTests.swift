@@ -127,13 +127,13 @@ struct LightingFastPathTests {
     @Test("a context's member shading equals shade(_:bounds:) bit for bit")
     func memberShadingMatchesShadeBitForBit() {
         let lightings = Self.lightings + [Lighting(lights: [.directional(Vector3(0, 1, -0.5), space: .view)], ambient: 2)]
-        let shadings = lightings.map(Lighting.MemberShading.init)
         var centreOnly = 0, withCorners = 0, unlit = 0
         Self.forEachFace { shared, projected, object, bounds, angle in
             let transforms = shared.transforms(projected: projected, object: object)
-            for (lighting, shading) in zip(lightings, shadings) {
+            for lighting in lightings {
                 let general = lighting.shade(transforms, bounds: bounds)
-                let member = shading.shade(projected: projected, object: object, in: shared, bounds: bounds)
+                let member = Lighting.MemberShading(lighting, context: shared).shade(projected: projected, object: object,
+                                                                                     bounds: bounds)
                 #expect(Self.bits(member) == Self.bits(general), "\(lighting) at \(angle), \(bounds)")
                 if general == nil { unlit += 1 } else if lighting.usesVertices { withCorners += 1 } else { centreOnly += 1 }
             }

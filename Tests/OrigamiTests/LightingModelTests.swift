@@ -251,8 +251,8 @@ func memberShadingMatchesShade() throws {
             for bounds in [CGRect(x: 0, y: 0, width: 100, height: 60), CGRect(x: 10, y: 5, width: -40, height: -30), .null] {
                 for lighting in lightings {
                     let general = lighting.shade(shared.transforms(projected: projected, object: object), bounds: bounds)
-                    let fast = Lighting.MemberShading(lighting).shade(projected: projected, object: object, in: shared,
-                                                                      bounds: bounds)
+                    let fast = Lighting.MemberShading(lighting, context: shared).shade(projected: projected, object: object,
+                                                                                       bounds: bounds)
                     #expect(fast == general, "\(lighting) at \(angle), \(bounds)")
                     if general != nil { tested += 1 }
                 }

@@ -212,6 +212,45 @@ struct PresentationTreeRowsTests {
         }
     }
 
+    @Test("a tree frozen for a render alone answers what a render reads as the whole tree does")
+    func renderingOnlyTree() throws {
+        let root = try Self.tree()
+        for time in [nil, 1.5] as [Double?] {
+            for placement in [PresentationTree.RootPlacement.canvas, .superlayer, .renderedInOwnSpace] {
+                let whole = PresentationTree(root, placement: placement, time: time)
+                let render = PresentationTree(root, placement: placement, time: time, renderingOnly: true)
+                #expect(render.count == whole.count)
+                #expect(render.renderedNodes == whole.renderedNodes)
+                for c in -1 ..< whole.count {
+                    #expect(render.members(of: c) == whole.members(of: c))
+                    #expect(render.drawableMembers(of: c) == whole.drawableMembers(of: c))
+                    // (Asked of contexts only: a layer with sublayers, or the canvas.)
+                    guard c < 0 || !whole.layer(c).sublayers.isEmpty else { continue }
+                    #expect(Self.same(render.faceTransformsContext(of: c).transforms(projected: .identity, object: .identity),
+                                      whole.faceTransformsContext(of: c).transforms(projected: .identity, object: .identity)))
+                }
+                for i in 0 ..< whole.count {
+                    #expect(render.context(of: i) == whole.context(of: i) && render.parent(of: i) == whole.parent(of: i))
+                    #expect(render.kind(of: i) == whole.kind(of: i) && render.name(of: i) == whole.name(of: i))
+                    #expect(Self.same(render.transform(of: i), whole.transform(of: i)))
+                    #expect(Self.same(render.objectTransform(of: i), whole.objectTransform(of: i)))
+                    #expect(Self.same(render.inheritedOpacity(of: i), whole.inheritedOpacity(of: i)))
+                    #expect(render.isFace(i) == whole.isFace(i) && render.isSeenFromBehind(i) == whole.isSeenFromBehind(i))
+                    // A layer with sublayers keeps its geometry; every layer's bounds are its row's.
+                    if !whole.layer(i).sublayers.isEmpty { #expect(Self.same(render.geometry(of: i), whole.geometry(of: i))) }
+                    render.withRows { r in
+                        whole.withRows { w in
+                            #expect(Self.same(r.rows[i].bounds, whole.geometry(of: i).bounds))
+                            #expect(Self.same(w.rows[i].bounds, whole.geometry(of: i).bounds))
+                            #expect(r.rendered[i] == w.rendered[i] && r.rows[i].extra == w.rows[i].extra)
+                            #expect(Self.same(r.planes[i].toOwner, w.planes[i].toOwner) && r.planes[i].owner == w.planes[i].owner)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test("a transform layer frozen as the root: a node per layer, the same fields")
     func transformLayerRoot() throws {
         let cube = try Solid.cube(size: 30)

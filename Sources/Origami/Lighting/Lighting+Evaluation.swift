@@ -285,9 +285,12 @@ extension Lighting {
     /// matrices formed. Each shade is `shade(_:bounds:)`'s for the member's `FaceTransforms`, bit for bit: the same
     /// arithmetic on the same matrices (`LightingFastPathTests`). What a renderer asks a context lit by a
     /// `Lighting`. A class, so that a renderer holding one per context passes a reference around rather than copies
-    /// of the lighting.
+    /// of the lighting, and each shade reads the context where it lies (passed to each call, its 392 bytes were
+    /// copied for the call, a `memcpy` a face).
     package final class MemberShading: Sendable {
         let lighting: Lighting
+        /// What the context's members' transforms share.
+        let context: FaceTransforms.Context
         let isValid: Bool
         /// A light other than an ambient one is given in the object, the scene or the view space (`evaluate` reads
         /// those spaces' matrices, and `projected`).
@@ -297,8 +300,9 @@ extension Lighting {
         /// `lighting.lights`, prepared once rather than per face.
         let lights: [PreparedLight]
 
-        package init(_ lighting: Lighting) {
+        package init(_ lighting: Lighting, context: FaceTransforms.Context) {
             self.lighting = lighting
+            self.context = context
             isValid = (try? lighting.validate()) != nil
             func reads(_ space: Light.Space) -> Bool { lighting.lights.contains { $0.kind != .ambient && $0.space == space } }
             readsObject = reads(.object)
@@ -309,10 +313,9 @@ extension Lighting {
             lights = lighting.lights.map(PreparedLight.init)
         }
 
-        /// The shade of a member drawn through `projected` into `context`, `object` relative to its solid, with
+        /// The shade of a member drawn through `projected` into the context, `object` relative to its solid, with
         /// bounds `bounds`: `lighting.shade(context.transforms(projected: projected, object: object), bounds:)`.
-        package func shade(projected: Transform3D, object: Transform3D, in context: FaceTransforms.Context,
-                           bounds: CGRect) -> FaceShade? {
+        package func shade(projected: Transform3D, object: Transform3D, bounds: CGRect) -> FaceShade? {
             guard isValid else { return nil }
             guard !usesVertices else {
                 return lighting.shadeValidated(

@@ -124,6 +124,9 @@ public struct PresentationTree: Sendable {
         package let borderColor: Color
         package let borderWidth: Double
         package let cornerRadius: Double
+        /// `geometry.bounds`: a render reads the bounds alone of a node's geometry (a tree frozen for a render keeps
+        /// the geometry only of the layers with sublayers).
+        package let bounds: CGRect
         /// The node's `Extra` in `Storage.extras`; −1: none (no image, text, outline or lighting, and contents
         /// placed by default: gravity `.resize`, scale 1).
         package let extra: Int
@@ -216,6 +219,9 @@ public struct PresentationTree: Sendable {
         // The query tables live in buffers the storage owns rather than in arrays: see `Plane`. So do the node
         // rows and columns (one row per node each; `layers`, `names` and `extras` hold references, the others are
         // plain data).
+        /// The number of nodes.
+        let count: Int
+        /// Empty in a tree frozen for a render alone (`init(_:placement:time:renderingOnly:)`).
         let layers: UnsafeBufferPointer<Layer>
         let planes: UnsafeBufferPointer<Plane>
         let rows: UnsafeBufferPointer<Row>
@@ -251,8 +257,10 @@ public struct PresentationTree: Sendable {
         /// over (it deinitializes and frees them); it takes over the child and member lists too (`hitMembers` may
         /// be `members` itself: then freed once).
         init(count: Int, columns: Columns, extras: [Extra], outlinePoints: [CGPoint], childList: UnsafeMutableBufferPointer<Int>,
-             childListByZ: UnsafeMutableBufferPointer<Int>, members: Grouped, hitMembers: Grouped, faceAboveRoot: Layer?) {
-            layers = UnsafeBufferPointer(rebasing: columns.layers[..<count])
+             childListByZ: UnsafeMutableBufferPointer<Int>, members: Grouped, hitMembers: Grouped, faceAboveRoot: Layer?,
+             rootSolid: TransformLayer?) {
+            self.count = count
+            layers = UnsafeBufferPointer(rebasing: columns.layers[..<min(count, columns.layers.count)])
             planes = UnsafeBufferPointer(rebasing: columns.planes[..<count])
             rows = UnsafeBufferPointer(rebasing: columns.rows[..<count])
             geometries = UnsafeBufferPointer(rebasing: columns.geometries[..<count])
@@ -267,7 +275,7 @@ public struct PresentationTree: Sendable {
             hitMemberList = UnsafeBufferPointer(hitMembers.list); hitMemberStart = UnsafeBufferPointer(hitMembers.start)
             self.faceAboveRoot = faceAboveRoot
             solidAboveFace = faceAboveRoot?.superlayer as? TransformLayer
-            rootSolid = layers.first?.superlayer as? TransformLayer
+            self.rootSolid = rootSolid
         }
 
         deinit {
@@ -319,10 +327,12 @@ public struct PresentationTree: Sendable {
             let names: UnsafeMutableBufferPointer<String?>
             let rendered: UnsafeMutableBufferPointer<Bool>
 
-            init(capacity: Int) {
+            /// `layers`: whether the layers column is kept (not for a render alone: empty).
+            init(capacity: Int, layers keepsLayers: Bool) {
                 planes = .allocate(capacity: capacity); rows = .allocate(capacity: capacity); rendered = .allocate(capacity: capacity)
-                geometries = .allocate(capacity: capacity); objectTransforms = .allocate(capacity: capacity)
-                names = .allocate(capacity: capacity); layers = .allocate(capacity: capacity)
+                // (A render's tree has one row more: its scratch slot, `init(_:placement:time:renderingOnly:)`.)
+                geometries = .allocate(capacity: keepsLayers ? capacity : capacity + 1); objectTransforms = .allocate(capacity: capacity)
+                names = .allocate(capacity: capacity); layers = .allocate(capacity: keepsLayers ? capacity : 0)
             }
         }
 
@@ -348,6 +358,16 @@ public struct PresentationTree: Sendable {
     /// as Core Animation lays out before it commits; a tree laid out already costs one flag check. Animated values
     /// never cause layout. Readers of one tree on several threads lay it out once (the others wait for it).
     public init(_ root: Layer, placement: RootPlacement = .superlayer, time: Double? = nil) {
+        self.init(root, placement: placement, time: time, renderingOnly: false)
+    }
+
+    /// `init(_:placement:time:)`; `renderingOnly`: a tree a render reads and drops (`RenderTree(root:)`), without
+    /// what only queries read — the layers column (`layer(_:)`, retained per layer and released at its teardown:
+    /// ≈ 7 000 cold layer headers touched again for a lattice), the child lists, the hit members, and the geometry
+    /// of layers without sublayers (a render reads their bounds, `Row.bounds`). Such a tree must be asked for no
+    /// hit test, no `layer(_:)`, `transformLayer(_:)`, `self[i]` or `geometry(of:)` (but of a layer with
+    /// sublayers); every other answer is the same.
+    package init(_ root: Layer, placement: RootPlacement, time: Double?, renderingOnly: Bool) {
         root.layoutTreeIfNeeded()
         var outlinePoints: [CGPoint] = []
         var extras: [Extra] = []
@@ -363,16 +383,27 @@ public struct PresentationTree: Sendable {
         // The rows are written straight into the buffers the tree's storage keeps (a table of 7 000 rows was
         // built in an array, then copied whole into the storage's buffer), each field once: no `Node` is built (one
         // was, ≈ 700 bytes in a temporary, then copied into an array, with the geometry copied twice on the way).
-        let columns = Storage.Columns(capacity: layerCount)
+        let columns = Storage.Columns(capacity: layerCount, layers: !renderingOnly)
         let planes = columns.planes, rows = columns.rows
+        // Every member receives touches (themselves and the transform layers between them and their context).
+        var everyMemberReceives = true
         // Per node, what its sublayers read of it besides its rows: its sublayer space, and whether their content
         // space is mirrored (its own parity and flip). Tables of their own (reading the parent's
         // `geometry.isGeometryFlipped` out of a node table copied the parent's whole geometry), only for this walk,
         // and written only for a layer with sublayers: only a sublayer reads its parent's (a leaf, every face of a
         // solid, neither forms its sublayer space nor writes a row of 129 bytes).
-        let sublayerSpace = UnsafeMutablePointer<Transform3D>.allocate(capacity: layerCount)
+        // (With room after it for `memberGroup`.)
+        let sublayerSpace = UnsafeMutablePointer<Transform3D>.allocate(capacity: layerCount + (layerCount + 15) / 16)
         let sublayersFlipped = UnsafeMutablePointer<Bool>.allocate(capacity: layerCount)
         defer { sublayerSpace.deallocate(); sublayersFlipped.deallocate() }
+        // Per node, its group in the member lists (its owner; −2: a transform layer, no member), written by the walk:
+        // the grouping after it reads these, not the node's plane (each of its two passes over the planes read a
+        // line of every node back from memory: the table outgrows the L2 cache). In the sublayer spaces' allocation
+        // (with allocations of their own, this and the scratch row made a small tree's freeze ≈ 5 % more instructions).
+        let memberGroup = UnsafeMutableRawPointer(sublayerSpace + layerCount).bindMemory(to: Int.self, capacity: layerCount)
+        // Where a render's tree freezes the geometry it does not keep: the row after the column's last (plain data:
+        // written over, never deinitialized).
+        let scratchGeometry = columns.geometries.baseAddress! + layerCount
         // Per node, whether its content space is its bounds mirrored (`q` in `LayerGeometry.boundsMirror`).
         // A root placed on a canvas starts upright; a root placed in its superlayer's bounds space carries the
         // parity of the flips above it, and that space is itself mirrored on screen when the flips above the
@@ -403,8 +434,11 @@ public struct PresentationTree: Sendable {
             let localTime = time == nil ? 0 : layer.localTime(fromParent: parentTime)
             // The geometry goes straight into its column, and one local copy is read from there: assigned to a
             // local in both branches, it was copied twice more where they met. (Read from the column in place, it was
-            // copied out for every method called on it: the compiler cannot tell the pointee unchanged.)
-            let column = columns.geometries.baseAddress! + index
+            // copied out for every method called on it: the compiler cannot tell the pointee unchanged.) A tree for
+            // a render alone keeps it only for a layer with sublayers (they read their parent's, and its lighting's
+            // context reads it: copied there below); every layer's goes to a scratch slot first (2.4 MB of a
+            // lattice's 344-byte rows were written and never read back).
+            let column = renderingOnly ? scratchGeometry : columns.geometries.baseAddress! + index
             let opacity: Double, backgroundColor: Color?, borderWidth: Double, borderColor: Color
             let cornerRadius: Double, isLit: Bool
             // (`isLit` is decided where the existential is unwrapped anyway: testing the optional afterwards copied it.)
@@ -486,6 +520,8 @@ public struct PresentationTree: Sendable {
                 determinant: owner < 0 && rootSpaceMirrored ? -plane.matrix.determinant : plane.matrix.determinant,
                 isFacePlane: isFacePlane, inheritedOpacity: inherited))
             let receives = chainReceives && planes[index].receivesHits(.frontmost)
+            memberGroup[index] = flattens ? owner : -2
+            if flattens && !receives { everyMemberReceives = false }
             // What few layers have: an `Extra` only for those (every face of a lattice has none).
             // (The image is tested in place and read only for a layer that gets an extra: read into a local for the
             // test, it was copied and destroyed for every layer.)
@@ -501,14 +537,15 @@ public struct PresentationTree: Sendable {
             (rows.baseAddress! + index).initialize(to: Row(
                 kind: kind, isDrawableInContext: drawable, receivesInContext: receives, isLit: isLit,
                 parent: parent, level: level, backgroundColor: backgroundColor, borderColor: borderColor,
-                borderWidth: borderWidth, cornerRadius: cornerRadius, extra: extra))
+                borderWidth: borderWidth, cornerRadius: cornerRadius, bounds: g.bounds, extra: extra))
             (columns.objectTransforms.baseAddress! + index).initialize(to: object)
             (columns.names.baseAddress! + index).initialize(to: layer.name)
             // Pre-order: the context's verdict is written already.
             (columns.rendered.baseAddress! + index).initialize(to: drawable && (owner < 0 || columns.rendered[owner]))
-            (columns.layers.baseAddress! + index).initialize(to: layer)
+            if !renderingOnly { (columns.layers.baseAddress! + index).initialize(to: layer) }
             let sublayers = layer.sublayers
             if !sublayers.isEmpty {
+                if renderingOnly { (columns.geometries.baseAddress! + index).initialize(to: g) }
                 sublayerSpace[index] = g.contentSublayerSpaceTransform(contentFlipped: contentFlipped)
                 sublayersFlipped[index] = contentFlipped != g.isGeometryFlipped
                 precondition(index + 1 + stackCount + sublayers.count <= layerCount, "the layer tree changed while it was frozen")
@@ -523,6 +560,15 @@ public struct PresentationTree: Sendable {
         // Pre-order by construction (children pushed in reverse): grouping nodes by parent or by context, in node
         // order, lists sublayers in `sublayers` order and members in tree order.
         let count = index
+        let members = Self.grouped(count, groups: count) { memberGroup[$0] == -2 ? nil : memberGroup[$0] }
+        let faceAboveRoot = planes[0].isFacePlane ? nil : root.superlayer?.facePlane
+        let rootSolid = root.superlayer as? TransformLayer
+        guard !renderingOnly else {
+            storage = Storage(count: count, columns: columns, extras: extras, outlinePoints: outlinePoints,
+                              childList: .allocate(capacity: 0), childListByZ: .allocate(capacity: 0), members: members,
+                              hitMembers: members, faceAboveRoot: faceAboveRoot, rootSolid: rootSolid)
+            return
+        }
         let children = Self.grouped(count, groups: count) { $0 == 0 ? nil : rows[$0].parent }
         defer { children.start.deallocate() }
         let childListByZ = UnsafeMutableBufferPointer<Int>.allocate(capacity: children.list.count)
@@ -544,16 +590,13 @@ public struct PresentationTree: Sendable {
                 for k in list { childListByZ[byZCount] = k; byZCount += 1 }
             }
         }
-        let members = Self.grouped(count, groups: count) { planes[$0].isTransformLayer ? nil : planes[$0].owner }
         // Usually every member receives touches, and the hit members are the members: grouped again only otherwise.
-        let everyMemberReceives = (0..<count).allSatisfy { planes[$0].isTransformLayer || rows[$0].receivesInContext }
         let hitMembers = everyMemberReceives ? members : Self.grouped(count, groups: count) {
             planes[$0].isTransformLayer || !rows[$0].receivesInContext ? nil : planes[$0].owner
         }
-        let faceAboveRoot = planes[0].isFacePlane ? nil : root.superlayer?.facePlane
         storage = Storage(count: count, columns: columns, extras: extras, outlinePoints: outlinePoints,
                           childList: children.list, childListByZ: childListByZ, members: members, hitMembers: hitMembers,
-                          faceAboveRoot: faceAboveRoot)
+                          faceAboveRoot: faceAboveRoot, rootSolid: rootSolid)
     }
 
     /// A grouping of node numbers (`grouped`): group `g` holds `list[start[g + 1] ..< start[g + 2]]`.
@@ -597,7 +640,7 @@ public struct PresentationTree: Sendable {
 
 extension PresentationTree {
     /// The number of nodes (layers, transform layers included).
-    public var count: Int { storage.layers.count }
+    public var count: Int { storage.count }
 
     /// Node `i`'s drawing properties, made from the tree's rows (most of a kilobyte, with its references): a walk
     /// that reads one field of many nodes asks for it alone (`kind(of:)`, `parent(of:)` …).
@@ -653,9 +696,10 @@ extension PresentationTree {
     package func withRows<R>(_ body: (Rows) throws -> R) rethrows -> R {
         let s = storage
         return try withExtendedLifetime(s) {
-            try body(Rows(planes: s.planes.baseAddress!, rows: s.rows.baseAddress!, geometries: s.geometries.baseAddress!,
+            try body(Rows(planes: s.planes.baseAddress!, rows: s.rows.baseAddress!,
                           objectTransforms: s.objectTransforms.baseAddress!, names: s.names.baseAddress!,
-                          rendered: s.rendered.baseAddress!, extras: s.extras.baseAddress))
+                          rendered: s.rendered.baseAddress!, memberStart: s.memberStart.baseAddress!,
+                          extras: s.extras.baseAddress))
         }
     }
 
@@ -664,11 +708,13 @@ extension PresentationTree {
     package struct Rows {
         package let planes: UnsafePointer<Plane>
         package let rows: UnsafePointer<Row>
-        package let geometries: UnsafePointer<LayerGeometry>
         package let objectTransforms: UnsafePointer<Transform3D>
         package let names: UnsafePointer<String?>
         /// `renderedNodes`, in place.
         package let rendered: UnsafePointer<Bool>
+        /// Context `c` (−1 included) has members when `memberStart[c + 1] < memberStart[c + 2]`: asked in place, a
+        /// walk over every node calls `drawableMembers(of:)` only for the few that have some.
+        package let memberStart: UnsafePointer<Int>
         /// By `Row.extra` (`nil` when no node has one).
         package let extras: UnsafePointer<Extra>?
 

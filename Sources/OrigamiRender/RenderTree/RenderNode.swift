@@ -154,7 +154,7 @@ extension RenderNode.Record {
                       shade: consuming FaceShade?) throws -> Bool {
         // (`pointee`/subscripts of the pointers are addressors: each field below is read in place.)
         let plane = nodes.planes + i, row = nodes.rows + i
-        let bounds = nodes.geometries[i].bounds.standardized, masksToBounds = plane.pointee.masksToBounds
+        let bounds = row.pointee.bounds.standardized, masksToBounds = plane.pointee.masksToBounds
         let b = PlaneRect(minX: Double(bounds.minX), minY: Double(bounds.minY),
                           maxX: Double(bounds.maxX), maxY: Double(bounds.maxY))
         // The image, the text and the outline first (the glyphs may throw: before any field is stored, so no error

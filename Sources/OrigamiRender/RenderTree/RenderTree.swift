@@ -19,7 +19,8 @@ public struct RenderTree: Sendable {
     /// allow — checked by an iterative walk before anything is frozen.
     public init(root: Layer, limits: RenderLimits = .default, time: Double? = nil) throws(RenderError) {
         try limits.check(root)
-        let tree = PresentationTree(root, placement: .canvas, time: time)
+        // (A tree for this render alone: no layers column retained, no child or hit-member lists; never handed out.)
+        let tree = PresentationTree(root, placement: .canvas, time: time, renderingOnly: true)
         self = try RenderError.typed("snapshot") { try RenderTree(tree, checkedWithin: nil) }
     }
 
@@ -53,8 +54,10 @@ public struct RenderTree: Sendable {
                 var record = [Int](repeating: -1, count: tree.count)
                 // Appends context `c`'s scene to `memberRows`: its rows.
                 func scene(of c: Int) -> Range<Int> {
-                    let drawable = tree.drawableMembers(of: c), start = memberRows.count
-                    // Most nodes (a solid's faces) have no sublayer scene.
+                    let start = memberRows.count
+                    // Most nodes (a solid's faces) have no sublayer scene: told in place, without the call.
+                    guard nodes.memberStart[c + 1] < nodes.memberStart[c + 2] else { return start ..< start }
+                    let drawable = tree.drawableMembers(of: c)
                     guard !drawable.isEmpty else { return start ..< start }
                     memberRows.reserveCapacity(start + drawable.count)
                     // The transform layer the previous member sits in (−1: none) and its solid number.
@@ -87,24 +90,24 @@ public struct RenderTree: Sendable {
                         shaderContext = c
                         lightingShading = nil; shader = nil
                         if nodes.rows[c].isLit {
+                            if contextSlot[c] < 0 {
+                                contextSlot[c] = space.count
+                                space.append(tree.faceTransformsContext(of: c))
+                            }
                             if let lighting = nodes.lighting(c) as? Lighting {
-                                lightingShading = Lighting.MemberShading(lighting)
+                                lightingShading = Lighting.MemberShading(lighting, context: space[contextSlot[c]])
                             } else {
                                 shader = nodes.lighting(c)
                             }
                         }
                     }
-                    guard lightingShading != nil || shader != nil else { return nil }
-                    if contextSlot[c] < 0 {
-                        contextSlot[c] = space.count
-                        space.append(tree.faceTransformsContext(of: c))
+                    if let lightingShading {
+                        return lightingShading.shade(projected: transform, object: nodes.objectTransforms[i],
+                                                     bounds: nodes.rows[i].bounds)
                     }
+                    guard shader != nil else { return nil }
                     // (The context is read in the call: bound to a local, its three 4×4 matrices were copied per member.)
-                    if lightingShading != nil {
-                        return lightingShading?.shade(projected: transform, object: nodes.objectTransforms[i],
-                                                      in: space[contextSlot[c]], bounds: nodes.geometries[i].bounds)
-                    }
-                    return shader?.shade(tree.faceTransforms(of: i, in: space[contextSlot[c]]), bounds: nodes.geometries[i].bounds)
+                    return shader?.shade(tree.faceTransforms(of: i, in: space[contextSlot[c]]), bounds: nodes.rows[i].bounds)
                 }
                 for i in stride(from: tree.count - 1, through: 0, by: -1) where nodes.rendered[i] {
                     guard nodes.rows[i].kind != .transformLayer else { continue }
