@@ -235,8 +235,8 @@ struct BSPTree {
 
     /// The polygon `points[start ..< start + count]` with its plane: Newell's normal about the centroid (as
     /// `Vector3.newellNormal`, the same arithmetic), normalised, and the centroid's offset along it; and its sphere.
-
-    /// `makePolygon` on any collection of the pool's corners indexed as the pool (the pool, or its buffer in place).
+    ///
+    /// On any collection of the pool's corners indexed as the pool (the pool, or its buffer in place).
     private static func makePolygon<C: RandomAccessCollection<Vector3>>(_ points: C, start s: Int, count c: Int, member: Int,
                                                                          isWhole: Bool) -> (Polygon, Sphere) where C.Index == Int {
         var sum = Vector3.zero
