@@ -33,15 +33,13 @@ struct PolygonPoints: RandomAccessCollection, Equatable, Sendable {
         try pool.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[start ..< start + count])) }
     }
 
-    /// Asks for the cache lines of the corners (`origami_prefetch`: a hint, no effect on any value), for a reader that
-    /// knows a few turns ahead which polygon it will read — in the depth order, polygons come in no order of the pool.
+    /// Asks for the cache lines of the corners (`origami_prefetch_bytes`: a hint, no effect on any value), for a
+    /// reader that knows a few turns ahead which polygon it will read — in the depth order, polygons come in no order
+    /// of the pool.
     func prefetch() {
         guard count > 0 else { return }
         pool.withUnsafeBufferPointer { all in
-            let first = UnsafeRawPointer(all.baseAddress! + start)
-            origami_prefetch(first)
-            // (A polygon's few corners span two lines at most offsets: the last byte's line too.)
-            origami_prefetch(first + (count * MemoryLayout<Vector3>.stride - 1))
+            origami_prefetch_bytes(all.baseAddress! + start, UInt(count * MemoryLayout<Vector3>.stride))
         }
     }
 

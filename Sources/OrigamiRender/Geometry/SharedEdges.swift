@@ -80,11 +80,8 @@ struct FragmentLists<Element>: RandomAccessCollection {
 
     subscript(k: Int) -> ArraySlice<Element> { items[range(k)] }
 
-    /// List `k` as an array of its own (none allocated for an empty one).
-    func array(_ k: Int) -> [Element] {
-        let r = range(k)
-        return r.isEmpty ? [] : Array(items[r])
-    }
+    /// List `k` as an array of its own (none allocated for an empty one): `Unsafe.array(_:)`.
+    func array(_ k: Int) -> [Element] { withUnsafeLists { $0.array(k) } }
 
     /// The lists read in place, without references (a closure called per fragment that captures them retains and
     /// releases nothing).

@@ -104,9 +104,7 @@ public struct RenderNode: @unchecked Sendable {
     /// which the compiler cannot see through — a retain and a release per call.)
     @inline(__always)
     static func prefetch(_ record: UnsafePointer<Record>) {
-        let first = Int(bitPattern: UnsafeRawPointer(record)) & ~63
-        let end = Int(bitPattern: UnsafeRawPointer(record)) + MemoryLayout<Record>.size
-        for line in stride(from: first, to: end, by: 64) { origami_prefetch(UnsafeRawPointer(bitPattern: line)) }
+        origami_prefetch_bytes(record, UInt(MemoryLayout<Record>.size))
     }
     /// The image and the text, with how they are placed: `nil` when the layer has neither and places them as a
     /// layer does by default (every face of a lattice).
