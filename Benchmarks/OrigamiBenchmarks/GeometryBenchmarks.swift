@@ -112,35 +112,50 @@ enum GeometryBenchmarks {
 
     /// The book's cube: one point per call, cycling over 64 points across the cube. Steady state: one
     /// presentation tree asked again and again, against the hand loop with the faces' inverses computed once (as
-    /// the tree has them). After a change: the layer tree is edited, so the next query freezes it first, against
-    /// the hand loop that derives every matrix and inverse per call.
+    /// the tree has them) that answers as `hitTest` must, with the `Layer`. After a change: the layer tree is
+    /// edited, so the next query freezes it first, against the hand loop that derives every matrix and inverse per
+    /// call.
     static func hitTests(_ h: Harness, _ group: String) throws {
         let cube = opaque(try BookCube(faceColors: Scenes.faceColors).container)
         let tree = opaque(PresentationTree(cube))
         let (container, faces) = Scenes.handCube()
         let inverses = HandInverses(container: container, faces: faces)
+        let handLayers = opaque(cube.sublayers + [cube])   // as the hand loop numbers its answers
         let points = opaque(hitPoints)
         let policies: [(HitTestPolicy, String)] = [(.treeOrder, "tree order"), (.coreAnimation, "CA order"),
                                                   (.frontmost, "frontmost")]
+        // Like for like: the hand loop answers with the same layer as `hitTest` at every point the rows ask.
+        for (policy, label) in policies {
+            let grid = tree.hitTest(hitGrid, policy: policy)
+            let hand = handGrid(hitGrid, inverses, frontmost: policy == .frontmost)
+            for (k, p) in (points + hitGrid).enumerated() {
+                let answer = k < points.count ? tree.hitTest(p, policy: policy) : grid[k - points.count]
+                let expected = handLayers.answer(k < points.count
+                    ? inverses.hit(p, frontmost: policy == .frontmost) : Int(hand[k - points.count]))
+                guard answer === expected else {
+                    throw BenchError("hit test, \(label), at \(p): the hand loop answers \(expected?.name ?? "nothing"), hitTest \(answer?.name ?? "nothing")")
+                }
+            }
+        }
         var i = 0
         for (policy, label) in policies {
-            h.row(group, "hit test book cube, \(label)", baseline: "hand: 6 faces, inverses precomputed",
+            h.row(group, "hit test book cube, \(label)", baseline: "hand: 6 faces, inverses precomputed, answers the Layer",
                   target: "≤ 1.5×") {
                 i = (i + 1) & 63
                 blackHole(tree.hitTest(points[i], policy: policy))
             } against: {
                 i = (i + 1) & 63
-                blackHole(inverses.hit(points[i], frontmost: policy == .frontmost))
+                blackHole(handLayers.answer(inverses.hit(points[i], frontmost: policy == .frontmost)))
             }
         }
-        // Not judged: what answering with the `Layer` (as `hitTest` must) costs the hand loop itself — an array
-        // read, a retain and the caller's release per query — so the rows above can be read against that floor.
-        let handLayers = opaque(cube.sublayers)
-        h.row(group, "hand loop returning its Layer, tree order (API floor)", baseline: "hand: 6 faces, inverses precomputed",
+        // Not judged: what answering with the `Layer` (as `hitTest` and the baselines above must) costs the hand
+        // loop — an array read, a retain and the caller's release per query — against the same loop answering with
+        // an index. The retain is an atomic operation, whose price differs a lot between machines.
+        h.row(group, "hand loop returning its Layer, tree order (API floor)", baseline: "hand: 6 faces, inverses precomputed, answers an index",
               note: "the retain/release a `Layer` answer costs") {
             i = (i + 1) & 63
             let k = inverses.hit(points[i], frontmost: false)
-            blackHole(k < 0 ? nil : handLayers[k])
+            blackHole(handLayers.answer(k))
         } against: {
             i = (i + 1) & 63
             blackHole(inverses.hit(points[i], frontmost: false))
@@ -159,22 +174,22 @@ enum GeometryBenchmarks {
         face.zPosition = 0
 
         // Every 8th pixel of a 1024² canvas over the cube: 128×128 touches per call, one core — the cost of a
-        // query in bulk, without the hit map's bookkeeping.
+        // query in bulk, through the batch API `origami hit --grid` calls (an answer per point as a number, each
+        // layer reached once), without the hit map's bookkeeping.
         let grid = hitGrid
         for (policy, label) in [policies[0], policies[2]] {
-            h.row("rendering", "hit grid 128² over 1024² cube, \(label)", baseline: "hand: the same 16384 queries",
+            h.row("rendering", "hit grid 128² over 1024² cube, \(label)", baseline: "hand: the same 16384 queries, an answer per point",
                   target: "≤ 1.5×", samples: 9) {
-                var hits = 0
-                for p in grid where tree.hitTest(p, policy: policy) != nil { hits += 1 }
-                blackHole(hits)
+                blackHole(tree.hitTest(grid, policy: policy).hits.count { $0 >= 0 })
             } against: {
-                var hits = 0
-                for p in grid where inverses.hit(p, frontmost: policy == .frontmost) >= 0 {
-                    hits += 1
-                }
-                blackHole(hits)
+                blackHole(handGrid(grid, inverses, frontmost: policy == .frontmost).count { $0 >= 0 })
             }
         }
+    }
+
+    /// The hand loop's answers at `points`, one number per point as the batch hit test gives them (`HandInverses.hit`'s).
+    static func handGrid(_ points: [CGPoint], _ inverses: HandInverses, frontmost: Bool) -> [Int32] {
+        points.map { Int32(inverses.hit($0, frontmost: frontmost)) }
     }
 
     /// The single-point rows' 64 points across the cube (also `--profile hit-rows-*`).
@@ -219,7 +234,7 @@ enum GeometryBenchmarks {
     }
 
     /// The face a touch reaches: later faces first (tree order) or the nearest at the point (frontmost);
-    /// −1 for none.
+    /// `faces.count` for the container itself (inside it, on no face), −1 for none (outside it).
     @inline(__always)
     static func handHit(_ p: CGPoint, container: HandLayer, faces: [HandLayer], frontmost: Bool) -> Int {
         // The container is placed at its own position with an identity transform: local = point − position + anchor.
@@ -241,7 +256,7 @@ enum GeometryBenchmarks {
             let depth = m.project(u, v, 0).2
             if depth > bestDepth { bestDepth = depth; best = k }
         }
-        return best
+        return best < 0 ? faces.count : best
     }
 
     /// The book cube's faces with their plane maps and inverses computed once: the hand-written counterpart
@@ -278,7 +293,7 @@ enum GeometryBenchmarks {
                 let depth = f.forward.project(u, v, 0).2
                 if depth > bestDepth { bestDepth = depth; best = k }
             }
-            return best
+            return best < 0 ? faces.count : best
         }
     }
 
@@ -324,4 +339,12 @@ enum GeometryBenchmarks {
             }
         }
     }
+}
+
+extension Array where Element == Layer {
+    /// The hand loop's answer as `hitTest` gives it, from `self` = the book cube's sublayers and then the cube (the
+    /// hand cube's faces are the book cube's sublayers, in order; `faces.count` is the container): `self[k]`, or
+    /// `nil` for −1.
+    @inline(__always)
+    func answer(_ k: Int) -> Layer? { k < 0 ? nil : self[k] }
 }

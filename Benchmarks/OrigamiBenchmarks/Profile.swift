@@ -85,7 +85,11 @@ enum Profile {
             if name.hasPrefix("hand") {
                 let (container, faces) = Scenes.handCube()
                 let inverses = opaque(GeometryBenchmarks.HandInverses(container: container, faces: faces))
-                for k in 0..<iterations * 1000 { blackHole(inverses.hit(points[k & 63], frontmost: policy == .frontmost)) }
+                let cube = try BookCube(faceColors: Scenes.faceColors).container
+                let layers = opaque(cube.sublayers + [cube])
+                for k in 0..<iterations * 1000 {
+                    blackHole(layers.answer(inverses.hit(points[k & 63], frontmost: policy == .frontmost)))
+                }
             } else {
                 let tree = opaque(PresentationTree(try BookCube(faceColors: Scenes.faceColors).container))
                 for k in 0..<iterations * 1000 { blackHole(tree.hitTest(points[k & 63], policy: policy)) }
@@ -97,18 +101,12 @@ enum Profile {
                 let (container, faces) = Scenes.handCube()
                 let inverses = opaque(GeometryBenchmarks.HandInverses(container: container, faces: faces))
                 for _ in 0..<iterations {
-                    var hits = 0
-                    for p in grid where inverses.hit(p, frontmost: frontmost) >= 0 { hits += 1 }
-                    blackHole(hits)
+                    blackHole(GeometryBenchmarks.handGrid(grid, inverses, frontmost: frontmost).count { $0 >= 0 })
                 }
             } else {
                 let tree = opaque(PresentationTree(try BookCube(faceColors: Scenes.faceColors).container))
                 let policy: HitTestPolicy = frontmost ? .frontmost : .treeOrder
-                for _ in 0..<iterations {
-                    var hits = 0
-                    for p in grid where tree.hitTest(p, policy: policy) != nil { hits += 1 }
-                    blackHole(hits)
-                }
+                for _ in 0..<iterations { blackHole(tree.hitTest(grid, policy: policy).hits.count { $0 >= 0 }) }
             }
         case "hit-after-change":
             // An edit, then a query: the tree is frozen again for every query.
