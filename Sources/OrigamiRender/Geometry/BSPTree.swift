@@ -452,8 +452,9 @@ struct BSPTree {
             }
         }
         statistics.fragments += lists.count - from
-        for id in lists[from...] {
-            let p = polygons[id]
+        // (By index: a slice of `lists` iterated was a reference retained and released per call.)
+        for n in from ..< lists.count {
+            let p = polygons[lists[n]]
             try points.withUnsafeBufferPointer { points in
                 try body(Fragment(points: PolygonPoints(points, start: p.start, count: p.count), member: p.member,
                                   isWhole: p.isWhole))
