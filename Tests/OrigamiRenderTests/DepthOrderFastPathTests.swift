@@ -10,7 +10,7 @@ import TestSupport
 @Suite struct DepthOrderFastPathTests {
     /// The BSP's fragments of `polygons` (tie-break: later polygons on top), corners as bit patterns.
     static func fragments(_ polygons: [[Vector3]]) -> [[UInt64]] {
-        let input = polygons.enumerated().map { ScenePolygon(points: $1, member: $0) }
+        let input = ScenePolygons(polygons.enumerated().map { ($1, $0) })
         return BSPTree.backToFront(input, rank: { (0, $0) }).map { f in
             [UInt64(f.member)] + f.points.flatMap { [$0.x.bitPattern, $0.y.bitPattern, $0.z.bitPattern] }
         }

@@ -38,15 +38,21 @@ import TestSupport
         for (p, k) in zip(polygons, kept) {
             #expect(p.member == k.member)
             #expect(Array(p.points) == k.points)
-            #expect(p.points == PolygonPoints(k.points))
-            #expect(Array(p.points.slice) == k.points)
+            #expect(k.points.withUnsafeBufferPointer { p.points == PolygonPoints($0) })
             #expect((0 ..< p.points.count).map { p.points[$0] } == k.points)
             let inPlace = p.points.withUnsafeBufferPointer { Array($0) }
             #expect(inPlace == k.points)
             // The normal and centroid as `Vector3.newellNormal` and an array's sum give them, bit for bit.
-            let own = ScenePolygon(points: k.points, member: k.member)
-            #expect(p.normal == Vector3.newellNormal(of: k.points) && own.normal == p.normal)
+            let own = ScenePolygons([(k.points, k.member)])
+            #expect(p.normal == Vector3.newellNormal(of: k.points) && own[0].normal == p.normal)
             #expect(p.centroid == k.points.reduce(Vector3.zero, +) / Double(k.points.count))
+        }
+        // In a given order, each polygon made from its own row.
+        let order = Array(kept.indices.reversed())
+        let reordered = pool.polygons(in: order)
+        #expect(reordered.count == kept.count)
+        for (p, k) in zip(reordered, order) {
+            #expect(p.member == kept[k].member && Array(p.points) == kept[k].points)
         }
     }
 }

@@ -202,7 +202,7 @@ struct RenderTreeTests {
                 #expect(m.transform == m.node.transform && m.shade == m.node.shade && m.zPosition == m.node.zPosition,
                         "node \(i) member \(order)")
                 let e = try check(m.node, k)
-                if !node.masksToBounds, var r = RenderNode.flatBounds(e, transform: m.transform, member: order) {
+                if !node.masksToBounds, var r = RenderNode.flatBounds(e, transform: m.transform) {
                     r = PlaneRect(minX: max(r.minX, -1e7), minY: max(r.minY, -1e7), maxX: min(r.maxX, 1e7), maxY: min(r.maxY, 1e7))
                     extent = extent.union(r)
                 }
@@ -302,7 +302,7 @@ struct RenderTreeTests {
     }
 
     /// `RenderNode.flatBounds`' divided-corner path (a quad wholly in front of the eye) is the bounding box of
-    /// `ScenePolygon(extent:transform:member:)`'s flattened points, bit for bit (so −0, the first corner's exact
+    /// `ScenePolygon.corners(extent:transform:)` flattened, bit for bit (so −0, the first corner's exact
     /// coordinates and `nil`s count), over turned, tilted, scaled, mirrored and perspective transforms and extents
     /// with zero, negative-zero, tiny and huge coordinates; most cases take the divided path.
     @Test("A member's flat bounds are its scene polygon's bounding box, bit for bit")
@@ -328,8 +328,8 @@ struct RenderTreeTests {
         var divided = 0, nils = 0
         for (k, m) in transforms.enumerated() {
             for e in extents {
-                let fast = RenderNode.flatBounds(e, transform: m, member: k)
-                let general = ScenePolygon(extent: e, transform: m, member: k).flatMap { PlaneRect.bounding($0.flattened) }
+                let fast = RenderNode.flatBounds(e, transform: m)
+                let general = ScenePolygon.corners(extent: e, transform: m).flatMap { PlaneRect.bounding($0.map { PlanePoint($0.x, $0.y) }) }
                 #expect(bits(fast) == bits(general), "transform \(k), extent \(e)")
                 let ws = [(e.minX, e.minY), (e.maxX, e.minY), (e.maxX, e.maxY), (e.minX, e.maxY)]
                     .map { m.apply(Vector4(x: $0.0, y: $0.1, z: 0, w: 1)).w }

@@ -17,9 +17,10 @@ struct BSPTree {
     /// Coplanar tie-break for one member: `(zPosition, treeIndex)`; larger draws later.
     typealias Rank = (Double, Int)
 
-    /// One fragment as the walk hands it out, back to front. `points` is valid only during the call.
+    /// One fragment as the walk hands it out, back to front. `points` is valid only during the call (in place in the
+    /// walk's pool, or a recording's, or the input's).
     struct Fragment {
-        let points: ArraySlice<Vector3>
+        let points: PolygonPoints
         let member: Int
         /// The member's polygon as it came in, never split (a member with one fragment).
         let isWhole: Bool
@@ -73,7 +74,10 @@ struct BSPTree {
             for k in 0 ..< n {
                 if distance > 0, k + distance < n { ahead(fragments[k + distance].member) }
                 let f = fragments[k]
-                try body(Fragment(points: points[f.start ..< f.start + f.count], member: f.member, isWhole: f.isWhole))
+                try points.withUnsafeBufferPointer { points in
+                    try body(Fragment(points: PolygonPoints(points, start: f.start, count: f.count), member: f.member,
+                                      isWhole: f.isWhole))
+                }
             }
         }
     }
@@ -165,7 +169,7 @@ struct BSPTree {
     /// deep in the tree classifies (neighbours in space: a few solids, each a run of members) lie together in the table
     /// and the pool, where in the input's order (a hash of the centroids) they were scattered over all of it. The table
     /// is also made reading the input's corners and the members' ranks in the order they lie.
-    private init(_ input: [ScenePolygon], thickness: Double, rank: (Int) -> Rank) {
+    private init(_ input: ScenePolygons, thickness: Double, rank: (Int) -> Rank) {
         precondition(thickness >= 0, "a negative thickness")
         self.thickness = thickness
         var total = 0, maxMember = -1
@@ -191,7 +195,7 @@ struct BSPTree {
         // Ranks by member, asked once each, in the same pass as the corners.
         ranks = Array(repeating: (0, 0), count: maxMember + 1)
         var lastMember = -1
-        // (The input read through its buffer: each polygon read from the array was retained and released, twice.)
+        // (The input's records read through their buffer: no check of each index.)
         input.withUnsafeBufferPointer { input in
             for k in byMember {
                 let member = input[k].member
@@ -212,7 +216,7 @@ struct BSPTree {
 
     /// Hands every fragment of `input`'s tree to `body`, back to front (the painter's order), as the tree is built.
     @discardableResult
-    static func backToFront(_ input: [ScenePolygon], thickness: Double = 1e-3, rank: (Int) -> Rank,
+    static func backToFront(_ input: ScenePolygons, thickness: Double = 1e-3, rank: (Int) -> Rank,
                             _ body: (Fragment) throws -> Void) rethrows -> Statistics {
         var tree = BSPTree(input, thickness: thickness, rank: rank)
         try tree.walk(body)
@@ -220,7 +224,7 @@ struct BSPTree {
     }
 
     /// The fragments back to front, collected (`inspect`, the tests, the benchmarks' baselines).
-    static func backToFront(_ input: [ScenePolygon], thickness: Double = 1e-3, rank: (Int) -> Rank) -> [ScenePolygon] {
+    static func backToFront(_ input: ScenePolygons, thickness: Double = 1e-3, rank: (Int) -> Rank) -> ScenePolygons {
         var out = PolygonPool(polygons: input.count, points: input.reduce(0) { $0 + $1.points.count })
         backToFront(input, thickness: thickness, rank: rank) { out.append($0.points, member: $0.member) }
         return out.polygons
@@ -448,9 +452,13 @@ struct BSPTree {
             }
         }
         statistics.fragments += lists.count - from
-        for id in lists[from...] {
-            let p = polygons[id]
-            try body(Fragment(points: points[p.start ..< p.start + p.count], member: p.member, isWhole: p.isWhole))
+        // (By index: a slice of `lists` iterated was a reference retained and released per call.)
+        for n in from ..< lists.count {
+            let p = polygons[lists[n]]
+            try points.withUnsafeBufferPointer { points in
+                try body(Fragment(points: PolygonPoints(points, start: p.start, count: p.count), member: p.member,
+                                  isWhole: p.isWhole))
+            }
         }
         lists.removeLast(lists.count - from)
     }

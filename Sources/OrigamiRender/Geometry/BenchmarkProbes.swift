@@ -6,9 +6,7 @@ import Origami
 @_spi(Benchmarks) public enum BenchmarkProbes {
     /// The planes of one 3D context as the BSP receives them (the owner's space after the perspective divide).
     public static func scenePolygons(_ members: [RenderMember]) -> [[Vector3]] {
-        members.enumerated().compactMap { i, m in
-            ScenePolygon(extent: m.node.extent, transform: m.transform, member: i).map { Array($0.points) }
-        }
+        members.compactMap { ScenePolygon.corners(extent: $0.node.extent, transform: $0.transform) }
     }
 
     /// The painter's depth order of one 3D context: polygons built from the members, BSP-sorted and split.
@@ -25,7 +23,7 @@ import Origami
     /// The BSP alone over convex planar polygons (tie-break: later polygons on top). Returns each fragment's
     /// polygon index and corners, back to front.
     public static func backToFront(_ polygons: [[Vector3]]) -> [(polygon: Int, points: [Vector3])] {
-        let input = polygons.enumerated().map { ScenePolygon(points: $1, member: $0) }
+        let input = ScenePolygons(polygons.enumerated().map { ($1, $0) })
         // (Each fragment's corners copied once, into its own array, as the walk hands it out.)
         var out: [(polygon: Int, points: [Vector3])] = []
         out.reserveCapacity(input.count)

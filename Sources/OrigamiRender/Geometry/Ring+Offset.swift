@@ -337,9 +337,11 @@ extension Array where Element == PlanePoint {
         // The clipped strip is in `a` (`clipped` ≥ 0 points) or in `b` (`~clipped`).
         let inA = clipped! >= 0, count = inA ? clipped! : ~clipped!
         guard count >= 3 else { return nil }
-        return (inA ? scratch.a : scratch.b).withUnsafeBufferPointer {
-            f.farSide(of: UnsafeBufferPointer(rebasing: $0[0 ..< count]), far: &far)
+        // (Each buffer read where it lies: the one chosen by `?:` was a copy, retained and released.)
+        func farSide(_ buffer: UnsafeBufferPointer<PlanePoint>) -> (from: Double, to: Double)? {
+            f.farSide(of: UnsafeBufferPointer(rebasing: buffer[0 ..< count]), far: &far)
         }
+        return inA ? scratch.a.withUnsafeBufferPointer(farSide) : scratch.b.withUnsafeBufferPointer(farSide)
     }
 
     /// The strip `distance` wide beyond edge `f`, clipped to the edges of `under` (whose interior is on the side

@@ -1,56 +1,55 @@
 import CCairo
 import Origami
 
-/// A polygon's corners: `count` consecutive points of a pool many polygons share (a scene's polygons, a walk's
-/// fragments: `PolygonPool`), indexed from 0 as an array of them would be. A scene makes thousands of polygons of a
-/// few corners each: one pool for all of them, not an array (an allocation, a free, a capacity reserved) per polygon.
-struct PolygonPoints: RandomAccessCollection, Equatable, Sendable {
-    private let pool: [Vector3]
-    private let start: Int
-    let count: Int
+/// A polygon's corners: `count` consecutive points in place in a pool many polygons share (a scene's polygons, a walk's
+/// fragments), indexed from 0 as an array of them would be. A scene makes thousands of polygons of a few corners each:
+/// one pool for all of them, not an array (an allocation, a free, a capacity reserved) per polygon.
+///
+/// It holds no reference to the pool: a reference was retained and released (atomically) each time a polygon was made,
+/// copied or dropped, in every phase — ≈ 75 k times a lattice render. So it is valid only while the pool's owner keeps
+/// the pool alive and unchanged: the `ScenePolygons` it was read from (read polygons through the collection that holds
+/// them), or, for the BSP's fragments, the call it is handed to.
+struct PolygonPoints: RandomAccessCollection, Equatable {
+    private let corners: UnsafeBufferPointer<Vector3>
 
-    /// `pool[start ..< start + count]`.
-    init(_ pool: [Vector3], start: Int, count: Int) {
-        precondition(start >= 0 && count >= 0 && start + count <= pool.count, "corners outside their pool")
-        self.pool = pool; self.start = start; self.count = count
+    /// The corners in place (valid as long as whoever owns them keeps them: see above).
+    init(_ corners: UnsafeBufferPointer<Vector3>) { self.corners = corners }
+
+    /// `pool[start ..< start + count]`, checked against the pool (the check an array's slice made).
+    init(_ pool: UnsafeBufferPointer<Vector3>, start: Int, count: Int) {
+        precondition(start >= 0 && count >= 0 && start <= pool.count - count, "corners outside their pool")
+        corners = UnsafeBufferPointer(rebasing: pool[start ..< start + count])
     }
 
-    /// All of `points` (a polygon of its own).
-    init(_ points: [Vector3]) { self.init(points, start: 0, count: points.count) }
-
+    var count: Int { corners.count }
     var startIndex: Int { 0 }
-    var endIndex: Int { count }
+    var endIndex: Int { corners.count }
 
     subscript(i: Int) -> Vector3 {
-        // (The pool's own check would let an index past this polygon read its neighbour's corners.)
-        precondition(UInt(bitPattern: i) < UInt(bitPattern: count), "corner index out of range")
-        return pool[start + i]
+        // (An unsafe buffer's own check is gone in a release build.)
+        precondition(UInt(bitPattern: i) < UInt(bitPattern: corners.count), "corner index out of range")
+        return corners[i]
     }
 
-    /// Calls `body` with the corners in place in the pool, indexed from 0 (for the loops over many polygons' corners:
-    /// no check of each index against this polygon and its pool).
+    /// Calls `body` with the corners in place, indexed from 0 (for the loops over many polygons' corners: no check of
+    /// each index).
     func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Vector3>) throws -> R) rethrows -> R {
-        try pool.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[start ..< start + count])) }
+        try body(corners)
     }
 
     /// Asks for the cache lines of the corners (`origami_prefetch_bytes`: a hint, no effect on any value), for a
     /// reader that knows a few turns ahead which polygon it will read — in the depth order, polygons come in no order
     /// of the pool.
     func prefetch() {
-        guard count > 0 else { return }
-        pool.withUnsafeBufferPointer { all in
-            origami_prefetch_bytes(all.baseAddress! + start, UInt(count * MemoryLayout<Vector3>.stride))
-        }
+        guard let base = corners.baseAddress, !corners.isEmpty else { return }
+        origami_prefetch_bytes(base, UInt(corners.count * MemoryLayout<Vector3>.stride))
     }
-
-    /// The corners as a slice of the pool (what the BSP's fragments hand out).
-    var slice: ArraySlice<Vector3> { pool[start ..< start + count] }
 
     static func == (a: PolygonPoints, b: PolygonPoints) -> Bool { a.elementsEqual(b) }
 }
 
-/// Polygons made one after the other into one pool of points, then handed out as `ScenePolygon`s reading the finished
-/// pool (made once every corner is in: a polygon made earlier would keep the pool's buffer from being appended to).
+/// Polygons made one after the other into one pool of points, then handed out as `ScenePolygons` owning the finished
+/// pool (made once every corner is in).
 struct PolygonPool {
     private(set) var points: [Vector3] = []
     private var rows: [(start: Int, count: Int, member: Int)] = []
@@ -85,21 +84,14 @@ struct PolygonPool {
     }
 
     /// The polygons, in the order they were added.
-    var polygons: [ScenePolygon] {
-        let points = self.points
-        return rows.map { row in
-            ScenePolygon(points: PolygonPoints(points, start: row.start, count: row.count), member: row.member)
-        }
+    var polygons: ScenePolygons {
+        ScenePolygons(pool: points, count: rows.count) { rows[$0] }
     }
 
     /// The polygons in `order` (indices into the order they were added): made once each in that order, not made and
     /// then moved (a scene's depth order puts its thousands of polygons in the order of their keys).
-    func polygons(in order: [Int]) -> [ScenePolygon] {
-        let points = self.points
-        return order.map { k in
-            let row = rows[k]
-            return ScenePolygon(points: PolygonPoints(points, start: row.start, count: row.count), member: row.member)
-        }
+    func polygons(in order: [Int]) -> ScenePolygons {
+        ScenePolygons(pool: points, count: order.count) { rows[order[$0]] }
     }
 
     /// The member of the `k`th polygon added.
@@ -113,32 +105,71 @@ struct PolygonPool {
     }
 }
 
+/// Polygons whose corners lie in one pool this collection owns (`PolygonPool` makes it). Each `ScenePolygon` read from
+/// it addresses its corners in the pool without a reference (`PolygonPoints`), so it is valid while this collection (or
+/// a copy of it) is alive: hold the collection in a named variable, a parameter or a stored property while its polygons
+/// are read (a local's lifetime is not shortened across a read through a pointer), never read a polygon of a temporary
+/// one. The scene's order (`Painter.SceneOrder`) holds its polygons for the whole of a render's painting of the scene;
+/// `WholePolygons` and `SceneSeals` hold the collections they read.
+struct ScenePolygons: RandomAccessCollection {
+    /// The corners. A `let`, never changed: the array's buffer (which the polygons point into) stays where it is, and
+    /// alive, as long as this array is.
+    private let pool: [Vector3]
+    private let rows: [ScenePolygon]
+
+    /// No polygons.
+    init() { pool = []; rows = [] }
+
+    /// `count` polygons, the `k`-th `pool[row(k).start ..< start + count]` of `row(k).member`.
+    fileprivate init(pool: [Vector3], count: Int, _ row: (Int) -> (start: Int, count: Int, member: Int)) {
+        self.pool = pool
+        rows = pool.withUnsafeBufferPointer { all in
+            (0 ..< count).map { k in
+                let r = row(k)
+                return ScenePolygon(points: PolygonPoints(all, start: r.start, count: r.count), member: r.member)
+            }
+        }
+    }
+
+    /// Polygons of the given corners and members, in that order (the tests', the benchmarks' baselines).
+    init(_ polygons: [(points: [Vector3], member: Int)]) {
+        var pool = PolygonPool(polygons: polygons.count, points: polygons.reduce(0) { $0 + $1.points.count })
+        for p in polygons { pool.append(p.points, member: p.member) }
+        self = pool.polygons
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { rows.count }
+
+    subscript(k: Int) -> ScenePolygon { rows[k] }
+
+    /// Calls `body` with the polygons' records in place (for a reader that prefetches them).
+    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<ScenePolygon>) throws -> R) rethrows -> R {
+        try rows.withUnsafeBufferPointer(body)
+    }
+}
+
 /// A convex planar polygon in a 3D context's space after the perspective divide, tagged with the scene
 /// member it comes from. The BSP tree sorts and splits these.
 ///
 /// After the divide the viewer looks straight down −z from +∞ (the projective map keeps planes planar and
 /// keeps the order of points along each line of sight), so depth sorting is orthographic here.
-struct ScenePolygon: Sendable {
+struct ScenePolygon {
+    /// In place in the pool of the `ScenePolygons` this polygon was read from: valid while that is alive.
     let points: PolygonPoints
     let member: Int
 
     /// The member's extent quad carried into the context: clipped against w > ε in homogeneous coordinates,
-    /// then divided. `nil` when nothing is in front of the eye. ε is relative to the largest w of the corners,
-    /// so a plane very near the eye (all of its w tiny, all of it in front) is kept whole.
-    init?(extent: PlaneRect, transform m: Transform3D, member: Int) {
+    /// then divided — the corners of its polygon in the scene, as an array of their own. `nil` when nothing is in front
+    /// of the eye. ε is relative to the largest w of the corners, so a plane very near the eye (all of its w tiny, all
+    /// of it in front) is kept whole.
+    static func corners(extent: PlaneRect, transform m: Transform3D) -> [Vector3]? {
         var pool = PolygonPool()
-        guard Self.append(extent: extent, transform: m, member: member, to: &pool) else { return nil }
-        self = pool.polygons[0]
+        guard append(extent: extent, transform: m, member: 0, to: &pool) else { return nil }
+        return pool.points
     }
 
-    /// The same for a convex outline in the member's plane (a solid's triangular or hexagonal face).
-    init?(outline: Ring, transform m: Transform3D, member: Int) {
-        var pool = PolygonPool()
-        guard Self.append(outline: outline, transform: m, member: member, to: &pool) else { return nil }
-        self = pool.polygons[0]
-    }
-
-    /// `ScenePolygon(extent:transform:member:)` added to `pool`; false (and nothing added) where that is `nil`.
+    /// The polygon of `corners(extent:transform:)` added to `pool`; false (and nothing added) where that is `nil`.
     static func append(extent: PlaneRect, transform m: Transform3D, member: Int, to pool: inout PolygonPool) -> Bool {
         // `extent.corners`, without their array (a scene makes one of these per member).
         append(corners: 4, transform: m, member: member, to: &pool) { k in
@@ -151,7 +182,7 @@ struct ScenePolygon: Sendable {
         }
     }
 
-    /// `ScenePolygon(outline:transform:member:)` added to `pool`; false (and nothing added) where that is `nil`.
+    /// The same for a convex outline in the member's plane (a solid's triangular or hexagonal face).
     static func append(outline: Ring, transform m: Transform3D, member: Int, to pool: inout PolygonPool) -> Bool {
         append(corners: outline.count, transform: m, member: member, to: &pool) { outline[$0] }
     }
@@ -194,8 +225,6 @@ struct ScenePolygon: Sendable {
     }
 
     init(points: PolygonPoints, member: Int) { self.points = points; self.member = member }
-
-    init(points: [Vector3], member: Int) { self.init(points: PolygonPoints(points), member: member) }
 
     /// Newell's normal (not normalised); zero for a degenerate polygon.
     var normal: Vector3 { points.withUnsafeBufferPointer { Vector3.newellNormal(of: $0) } }

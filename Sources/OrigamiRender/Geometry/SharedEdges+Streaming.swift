@@ -28,11 +28,11 @@ extension SharedEdges {
 
         /// The edges of one fragment of a split member that lie on this boundary (as `outer` has them for that
         /// fragment).
-        func outerEdges(of pts: ArraySlice<Vector3>) -> [PlaneSegment] {
+        func outerEdges(of pts: PolygonPoints) -> [PlaneSegment] {
             var out: [PlaneSegment] = []
-            let base = pts.startIndex, count = pts.count
+            let count = pts.count
             for k in 0..<count {
-                let a = pts[base + k], b = pts[base + (k + 1) % count]
+                let a = pts[k], b = pts[(k + 1) % count]
                 if a != b, contains(a, b) { out.append(PlaneSegment(a: PlanePoint(a.x, a.y), b: PlanePoint(b.x, b.y))) }
             }
             return out
@@ -58,7 +58,7 @@ extension SharedEdges {
     /// Which members are marked does not depend on the order pairs are tried in (a member is marked exactly when one
     /// of its edges has a partner), so each solid's own edges are tried first — a cube's visible faces share edges —
     /// and the sweep over every edge runs only if some member is left unmarked.
-    static func sealCandidates(_ polygons: [ScenePolygon], outline: (Int) -> [Vector3]?, sealable: (Int) -> Bool,
+    static func sealCandidates(_ polygons: ScenePolygons, outline: (Int) -> [Vector3]?, sealable: (Int) -> Bool,
                                solid: ((Int) -> Int)? = nil) -> [Bool] {
         // Each edge with its box grown by its reach (for the tests below), made with the edge: one record an edge.
         struct Edge { let member: Int; let a: Vector3; let b: Vector3; let reach: Double; let lo: Vector3; let hi: Vector3 }

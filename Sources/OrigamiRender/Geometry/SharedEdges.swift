@@ -171,7 +171,7 @@ struct SharedEdges {
     ///   - sealable: whether a member's face may take part in a seal (an opaque face turned toward the viewer).
     ///   - solid: members of one solid share a number ≥ 0 (any partition of the members will do; `nil`: none
     ///     known). Seals are then looked for solid by solid — the same seals in the same order as the grid finds.
-    init(fragments: [ScenePolygon], polygons: Painter.WholePolygons, outline: (Int) -> [Vector3]?,
+    init(fragments: ScenePolygons, polygons: Painter.WholePolygons, outline: (Int) -> [Vector3]?,
          sealable: (Int) -> Bool, solid: ((Int) -> Int)? = nil) {
         sealed = FragmentLists(emptyLists: fragments.count)
         outer = FragmentLists(reservingLists: fragments.count, items: 0)
@@ -220,27 +220,32 @@ struct SharedEdges {
             }
             outer.close()
             guard sealable(fragment.member) else { continue }
-            var ring = pts
+            // The ring sealed along: the member's outline (the fragment's part of it) when it has one, else the fragment.
             let shape = outline(fragment.member)
+            var shaped: [Vector3] = []
             if let shape, shape.count >= 3 {
-                ring = PolygonPoints(whole ? shape : Self.clip(shape, to: fragment))
-                guard ring.count >= 3 else { continue }
-                let c = ring.reduce(Vector3.zero, +) / Double(ring.count)
+                shaped = whole ? shape : Self.clip(shape, to: fragment)
+                guard shaped.count >= 3 else { continue }
+                let c = shaped.reduce(Vector3.zero, +) / Double(shaped.count)
                 centroidList[f] = PlanePoint(c.x, c.y)
             } else {
                 let c = fragment.centroid
                 centroidList[f] = PlanePoint(c.x, c.y)
             }
-            for i in ring.indices {
-                let a = ring[i], b = ring[(i + 1) % ring.count]
-                // A split member's edges along split lines are not its own: they are cut hard (see `outer`).
-                guard a != b, whole || shape != nil
-                        || (onBoundary.isEmpty ? ownPolygon(fragment.member) == nil : onBoundary[i])
-                else { continue }
-                let line = Line(a, b), t = line.tolerance
-                edgeList.append(Edge(f: Int32(f), m: Int32(fragment.member), a: a, b: b, line: line))
-                boxList.append((Vector3(Swift.min(a.x, b.x) - t, Swift.min(a.y, b.y) - t, Swift.min(a.z, b.z) - t),
-                                Vector3(Swift.max(a.x, b.x) + t, Swift.max(a.y, b.y) + t, Swift.max(a.z, b.z) + t)))
+            // (`shaped` read in place, as the fragment's corners are.)
+            shaped.withUnsafeBufferPointer { shaped in
+                let ring = shaped.isEmpty ? pts : PolygonPoints(shaped)
+                for i in ring.indices {
+                    let a = ring[i], b = ring[(i + 1) % ring.count]
+                    // A split member's edges along split lines are not its own: they are cut hard (see `outer`).
+                    guard a != b, whole || shape != nil
+                            || (onBoundary.isEmpty ? ownPolygon(fragment.member) == nil : onBoundary[i])
+                    else { continue }
+                    let line = Line(a, b), t = line.tolerance
+                    edgeList.append(Edge(f: Int32(f), m: Int32(fragment.member), a: a, b: b, line: line))
+                    boxList.append((Vector3(Swift.min(a.x, b.x) - t, Swift.min(a.y, b.y) - t, Swift.min(a.z, b.z) - t),
+                                    Vector3(Swift.max(a.x, b.x) + t, Swift.max(a.y, b.y) + t, Swift.max(a.z, b.z) + t)))
+                }
             }
         }
         // (Constants from here on: the closures below read them without exclusivity checks.)

@@ -69,7 +69,7 @@ final class Painter {
     /// of thousands of seals), each seal a device segment and the index of its polygon there.
     struct SceneSeals {
         /// The sealing fragments and, per fragment, its sealed edges (`SceneOrder.sealing`); none when none may seal.
-        private let fragments: [ScenePolygon], sealed: FragmentLists<SealedEdge>
+        private let fragments: ScenePolygons, sealed: FragmentLists<SealedEdge>
         /// The later fragments' polygons on the device, in the order first asked for.
         private(set) var polygons = SealPolygons()
         /// Per fragment, made on the first seal: its polygon's index in `polygons` (-1 not mapped yet, -2 nothing of
@@ -79,18 +79,18 @@ final class Painter {
         /// A later fragment's ring on the device, before it joins `polygons`.
         private var mapped: Ring = []
 
-        init(_ sealing: (fragments: [ScenePolygon], edges: SharedEdges)?) {
-            self.init(fragments: sealing?.fragments ?? [], sealed: sealing?.edges.sealed ?? FragmentLists())
+        init(_ sealing: (fragments: ScenePolygons, edges: SharedEdges)?) {
+            self.init(fragments: sealing?.fragments ?? ScenePolygons(), sealed: sealing?.edges.sealed ?? FragmentLists())
         }
 
         /// The fragments and, per fragment, its sealed edges (`SharedEdges.sealed`'s).
-        init(fragments: [ScenePolygon], sealed: FragmentLists<SealedEdge>) {
+        init(fragments: ScenePolygons, sealed: FragmentLists<SealedEdge>) {
             self.fragments = fragments
             self.sealed = sealed
         }
 
         /// The same, the sealed edges given as an array per fragment.
-        init(fragments: [ScenePolygon], sealed: [[SealedEdge]]) {
+        init(fragments: ScenePolygons, sealed: [[SealedEdge]]) {
             self.init(fragments: fragments, sealed: FragmentLists(sealed))
         }
 
@@ -346,7 +346,6 @@ final class Painter {
             var pieces = [Int](repeating: 0, count: members.count)
             for f in sealing.fragments { pieces[f.member] += 1 }
             let fragments = sealing.fragments, ahead = Self.prefetchDistance
-            // (By index: a fragment copied out per turn retained and released its corners' pool.)
             for k in fragments.indices {
                 // The member `ahead` fragments on: its node's row is on its way when its turn comes (`addFill` reads it
                 // through `PlainFace.Style` and `Plan`), and so are the corners its seals reach under. The member itself
@@ -617,7 +616,7 @@ final class Painter {
     /// What `drawScene` works out before it paints one 3D context.
     struct SceneOrder {
         /// `scenePolygons`' input and whole polygons.
-        let input: [ScenePolygon]
+        let input: ScenePolygons
         let whole: WholePolygons
         /// Per member: whether it may seal (`SharedEdges.sealCandidates`); empty when every fragment is collected
         /// without them (`collectsAll`, which reads none).
@@ -625,7 +624,7 @@ final class Painter {
         /// Every fragment was collected in one walk (`sealing.fragments` are all of them).
         let collectsAll: Bool
         /// The fragments that may seal, back to front, and their seals; `nil`: none may.
-        let sealing: (fragments: [ScenePolygon], edges: SharedEdges)?
+        let sealing: (fragments: ScenePolygons, edges: SharedEdges)?
         /// Every fragment of the first walk, when there was one that did not collect all and they were all kept.
         let recording: BSPTree.Recording?
     }
@@ -674,7 +673,7 @@ final class Painter {
             candidateCount = candidates.reduce(0) { $0 + ($1 ? 1 : 0) }
             collectsAll = 2 * candidateCount > input.count || (collectsEveryFragment && candidateCount > 0)
         }
-        var sealing: (fragments: [ScenePolygon], edges: SharedEdges)?
+        var sealing: (fragments: ScenePolygons, edges: SharedEdges)?
         var recording: BSPTree.Recording?
         if collectsAll {
             let fragments = Painter.depthOrder(input, members: members)
@@ -702,12 +701,12 @@ final class Painter {
 
     /// The planes of one 3D context back to front, split where they intersect: the painter's order.
     /// Members that draw nothing (zero opacity, nothing in front of the eye, culled back faces) are left out.
-    static func depthOrder(_ members: [RenderMember]) -> [ScenePolygon] {
+    static func depthOrder(_ members: [RenderMember]) -> ScenePolygons {
         depthOrder(scenePolygons(members).input, members: members)
     }
 
     /// `scenePolygons`' input through the BSP, collected.
-    static func depthOrder(_ input: [ScenePolygon], members: [RenderMember]) -> [ScenePolygon] {
+    static func depthOrder(_ input: ScenePolygons, members: [RenderMember]) -> ScenePolygons {
         // (One pool of corners for the fragments, not an array each.)
         var out = PolygonPool(polygons: input.count, points: input.reduce(0) { $0 + $1.points.count })
         depthOrder(input, members: members) { out.append($0.points, member: $0.member) }
@@ -717,7 +716,7 @@ final class Painter {
     /// `scenePolygons`' input through the BSP, each fragment handed to `body` as it is made, back to front — or the
     /// same fragments from `recording`, when a first walk kept them all (`sceneOrder`).
     @discardableResult
-    static func depthOrder(_ input: [ScenePolygon], members: [RenderMember], replaying recording: BSPTree.Recording? = nil,
+    static func depthOrder(_ input: ScenePolygons, members: [RenderMember], replaying recording: BSPTree.Recording? = nil,
                            prefetchesRecords: Bool = false,
                            _ body: (BSPTree.Fragment) throws -> Void) rethrows -> BSPTree.Statistics {
         if let recording {
@@ -727,7 +726,7 @@ final class Painter {
             return BSPTree.Statistics()
         }
         guard input.count > 1 else {
-            for p in input { try body(BSPTree.Fragment(points: p.points.slice, member: p.member, isWhole: true)) }
+            for p in input { try body(BSPTree.Fragment(points: p.points, member: p.member, isWhole: true)) }
             return BSPTree.Statistics(fragments: input.count)
         }
         return try BSPTree.backToFront(input, rank: { (members[$0].zPosition, members[$0].treeIndex) }, body)
@@ -735,7 +734,7 @@ final class Painter {
 
     /// The polygons the BSP sorts, in its input order, with each drawn member's whole polygon (before splitting),
     /// indexed by member (`nil` for a member not drawn).
-    static func scenePolygons(_ members: [RenderMember]) -> (input: [ScenePolygon], whole: WholePolygons) {
+    static func scenePolygons(_ members: [RenderMember]) -> (input: ScenePolygons, whole: WholePolygons) {
         // Every polygon's corners in one pool (a quad each, mostly).
         var pool = PolygonPool(polygons: members.count, points: 4 * members.count)
         for i in members.indices {
@@ -780,11 +779,11 @@ final class Painter {
     /// Each member's whole polygon (before splitting), indexed by member: `nil` for a member not drawn. Kept as an index
     /// into the scene's polygons (`scenePolygons`' input), not as a `[ScenePolygon?]` (see `MemoTable`).
     struct WholePolygons {
-        private let polygons: [ScenePolygon]
+        private let polygons: ScenePolygons
         /// Per member: the index of its polygon in `polygons`, or -1.
         private let index: [Int32]
 
-        init(_ polygons: [ScenePolygon], members: Int) {
+        init(_ polygons: ScenePolygons, members: Int) {
             var index = [Int32](repeating: -1, count: members)
             for (k, p) in polygons.enumerated() { index[p.member] = Int32(k) }
             self.polygons = polygons

@@ -192,8 +192,7 @@ extension RenderNode.Record {
             // (Each member's extent and transform read where they lie in the table.)
             for k in scene {
                 let m = members[k].node
-                guard var r = RenderNode.flatBounds(records[m].extent, transform: records[m].transform,
-                                                    member: k - scene.lowerBound) else { continue }
+                guard var r = RenderNode.flatBounds(records[m].extent, transform: records[m].transform) else { continue }
                 let limit = 1e7
                 r = PlaneRect(minX: max(r.minX, -limit), minY: max(r.minY, -limit),
                               maxX: min(r.maxX, limit), maxY: min(r.maxY, limit))
@@ -261,10 +260,10 @@ final class RenderNodeTable: @unchecked Sendable {
 }
 
 extension RenderNode {
-    /// The bounding box of `ScenePolygon(extent:transform:member:)`'s flattened points, `nil` where it is `nil`.
+    /// The bounding box of `ScenePolygon.corners(extent:transform:)` flattened (z dropped), `nil` where it is `nil`.
     /// A quad wholly in front of the eye (every corner's w past the near margin: the clip would keep it whole) is
     /// divided corner by corner with no arrays (a container of thousands of faces asks for one per member).
-    static func flatBounds(_ extent: PlaneRect, transform m: Transform3D, member: Int) -> PlaneRect? {
+    static func flatBounds(_ extent: PlaneRect, transform m: Transform3D) -> PlaneRect? {
         let c0 = m.apply(Vector4(x: extent.minX, y: extent.minY, z: 0, w: 1)), c1 = m.apply(Vector4(x: extent.maxX, y: extent.minY, z: 0, w: 1))
         let c2 = m.apply(Vector4(x: extent.maxX, y: extent.maxY, z: 0, w: 1)), c3 = m.apply(Vector4(x: extent.minX, y: extent.maxY, z: 0, w: 1))
         // `ScenePolygon`'s margin: `Sequence.max()` of the w's, in corner order. (Scalars, not array literals: the
@@ -275,7 +274,8 @@ extension RenderNode {
         if largest < c3.w { largest = c3.w }
         let eps = PlaneChain.nearW * largest
         guard c0.w - eps >= 0, c1.w - eps >= 0, c2.w - eps >= 0, c3.w - eps >= 0 else {
-            return ScenePolygon(extent: extent, transform: m, member: member).flatMap { PlaneRect.bounding($0.flattened) }
+            return ScenePolygon.corners(extent: extent, transform: m)
+                .flatMap { PlaneRect.bounding($0.map { PlanePoint($0.x, $0.y) }) }
         }
         // The box of the divided corners with w > 0, in corner order: started at +∞…−∞, so the first corner's `min`
         // and `max` are that corner's coordinates exactly, as a box started from it (the coordinates are finite).
