@@ -284,7 +284,7 @@ public struct PresentationTree: Sendable {
             planes.deallocate(); outlinePoints.deallocate()
             rows.deallocate(); geometries.deallocate(); objectTransforms.deallocate(); rendered.deallocate()
             UnsafeMutableBufferPointer(mutating: layers).deinitialize().deallocate()
-            UnsafeMutableBufferPointer(mutating: names).deinitialize().deallocate()
+            PresentationTree.destroy(names: UnsafeMutablePointer(mutating: names.baseAddress!), count: count)
             UnsafeMutableBufferPointer(mutating: extras).deinitialize().deallocate()
             if let inverses = UnsafeMutablePointer<Homography?>(bitPattern: fromOwnerAddress.load(ordering: .acquiring)) {
                 inverses.deallocate()
@@ -606,6 +606,15 @@ public struct PresentationTree: Sendable {
         storage = Storage(count: count, columns: columns, extras: extras, outlinePoints: outlinePoints,
                           childList: children.list, childListByZ: childListByZ, members: members, hitMembers: hitMembers,
                           faceAboveRoot: faceAboveRoot, rootSolid: rootSolid)
+    }
+
+    /// Deinitializes and frees the first `count` of `names` (allocated with `allocate`), name by name: a buffer's
+    /// `deinitialize()`, or an array of optional strings freed, destroys each through the runtime's value witnesses,
+    /// five calls a name (≈ 0.3 M instructions for a lattice's 6 000 names). (The names of a presentation tree and
+    /// of a render tree's nodes.)
+    package static func destroy(names: UnsafeMutablePointer<String?>, count: Int) {
+        for i in 0..<count { _ = (names + i).move() }
+        names.deallocate()
     }
 
     /// A grouping of node numbers (`grouped`): group `g` holds `list[start[g + 1] ..< start[g + 2]]`.
