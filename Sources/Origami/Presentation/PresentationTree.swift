@@ -381,7 +381,7 @@ public struct PresentationTree: Sendable {
             layerCount += sublayers.count
             for i in 0..<sublayers.count {
                 let list = Layer.unretainedSublayers(of: sublayers[i])
-                if !list.isEmpty { pending.append(list) }
+                if list.count > 0 { pending.append(list) }
             }
         }
         // The rows are written straight into the buffers the tree's storage keeps (a table of 7 000 rows was
@@ -549,7 +549,7 @@ public struct PresentationTree: Sendable {
                 (columns.rendered.baseAddress! + index).initialize(to: drawable && (owner < 0 || columns.rendered[owner]))
                 if !renderingOnly { (columns.layers.baseAddress! + index).initialize(to: layer) }
                 let sublayers = Layer.unretainedSublayers(of: unmanaged)
-                if !sublayers.isEmpty {
+                if sublayers.count > 0 {
                     if renderingOnly { (columns.geometries.baseAddress! + index).initialize(to: g) }
                     sublayerSpace[index] = g.contentSublayerSpaceTransform(contentFlipped: contentFlipped)
                     sublayersFlipped[index] = contentFlipped != g.isGeometryFlipped

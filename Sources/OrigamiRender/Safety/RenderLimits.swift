@@ -94,7 +94,7 @@ public struct RenderLimits: Hashable, Sendable {
         // layers, and nothing here changes the tree).
         var pending: [(UnretainedLayers, depth: Int)] = []
         let rootSublayers = Layer.unretainedSublayers(of: .passUnretained(root))
-        if !rootSublayers.isEmpty { pending.append((rootSublayers, 1)) }
+        if rootSublayers.count > 0 { pending.append((rootSublayers, 1)) }
         while let (list, depth) = pending.popLast() {
             count += list.count
             guard count <= maxLayers, depth <= maxDepth else { return false }
