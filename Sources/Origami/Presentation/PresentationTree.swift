@@ -716,8 +716,8 @@ extension PresentationTree {
         return try withExtendedLifetime(s) {
             try body(Rows(planes: s.planes.baseAddress!, rows: s.rows.baseAddress!,
                           objectTransforms: s.objectTransforms.baseAddress!, names: s.names.baseAddress!,
-                          rendered: s.rendered.baseAddress!, memberStart: s.memberStart.baseAddress!,
-                          extras: s.extras.baseAddress))
+                          rendered: s.rendered.baseAddress!, memberList: s.memberList.baseAddress!,
+                          memberStart: s.memberStart.baseAddress!, extras: s.extras.baseAddress))
         }
     }
 
@@ -730,8 +730,10 @@ extension PresentationTree {
         package let names: UnsafePointer<String?>
         /// `renderedNodes`, in place.
         package let rendered: UnsafePointer<Bool>
-        /// Context `c` (−1 included) has members when `memberStart[c + 1] < memberStart[c + 2]`: asked in place, a
-        /// walk over every node calls `drawableMembers(of:)` only for the few that have some.
+        /// Context `c`'s members (−1 included): `memberList[memberStart[c + 1] ..< memberStart[c + 2]]`, in tree
+        /// order; `drawableMembers(of: c)` are those whose row `isDrawableInContext`. Read in place, a walk over
+        /// every node tells the many without members at once, and makes no array for the others.
+        package let memberList: UnsafePointer<Int>
         package let memberStart: UnsafePointer<Int>
         /// By `Row.extra` (`nil` when no node has one).
         package let extras: UnsafePointer<Extra>?

@@ -56,14 +56,18 @@ public struct RenderTree: Sendable {
                 // Appends context `c`'s scene to `memberRows`: its rows.
                 func scene(of c: Int) -> Range<Int> {
                     let start = memberRows.count
-                    // Most nodes (a solid's faces) have no sublayer scene: told in place, without the call.
-                    guard nodes.memberStart[c + 1] < nodes.memberStart[c + 2] else { return start ..< start }
-                    let drawable = tree.drawableMembers(of: c)
-                    guard !drawable.isEmpty else { return start ..< start }
-                    memberRows.reserveCapacity(start + drawable.count)
-                    // The transform layer the previous member sits in (−1: none) and its solid number.
-                    var solidLayer = -1, solid = 0
-                    for (order, m) in drawable.enumerated() {
+                    // Most nodes (a solid's faces) have no sublayer scene: told in place. The members are read in place
+                    // too (`drawableMembers(of:)` made an array of them, an append each).
+                    let members = nodes.memberStart[c + 1] ..< nodes.memberStart[c + 2]
+                    guard !members.isEmpty else { return start ..< start }
+                    memberRows.reserveCapacity(start + members.count)
+                    // The transform layer the previous member sits in (−1: none) and its solid number; `order`: the
+                    // member's place among the drawable ones.
+                    var solidLayer = -1, solid = 0, order = -1
+                    for k in members {
+                        let m = nodes.memberList[k]
+                        guard nodes.rows[m].isDrawableInContext else { continue }
+                        order += 1
                         let node = record[m]
                         guard node >= 0 else { continue }
                         // A member whose superlayer is not its context (`c`) sits in a transform layer.
