@@ -151,6 +151,20 @@ open class Layer {
     /// The layers drawn in this layer's plane, back to front in tree order (later on top, before depth sorting);
     /// change it with `addSublayer(_:)` and its siblings.
     @exclusivity(unchecked) public internal(set) var sublayers: [Layer] = []
+    /// `sublayers` where the list keeps them, neither the list nor its layers retained: for the freeze's walks over
+    /// every layer of a tree (the limits' count, `PresentationTree`'s), which retained and released each list and
+    /// each layer read from it (≈ 30 k retains and as many releases a freeze of a 7 000-layer lattice, atomic ones
+    /// on the layers' headers, contended when several threads freeze one tree). Valid while `layer` lives and its
+    /// list is not changed — the address outlives `withUnsafeBufferPointer`, and a native array keeps its elements
+    /// where they are until it is changed or freed: the walk's caller holds the root, every other layer is held by
+    /// its superlayer's list, and nothing edits a tree while it is frozen (a `Layer` is not `Sendable`; the walks
+    /// call no code that could — no layout, no handler). (Of and to unmanaged references: a layer read from a list
+    /// as a `Layer` was retained around each call made with it.)
+    package static func unretainedSublayers(of layer: Unmanaged<Layer>) -> UnretainedLayers {
+        layer._withUnsafeGuaranteedRef { layer in
+            layer.sublayers.withUnsafeBufferPointer { UnretainedLayers(base: UnsafeRawPointer($0.baseAddress), count: $0.count) }
+        }
+    }
 
     /// How the layer follows its superlayer's size changes (OS X rules). Default: fixed size and margins
     /// to the minimum edges. Corresponds to `CALayer.autoresizingMask`.
@@ -266,5 +280,20 @@ extension Layer {
             }
             stack.append(contentsOf: layer.sublayers.reversed())
         }
+    }
+}
+
+/// A sublayer list read in place, its layers as unmanaged references (`Layer.unretainedSublayers(of:)`). (Not a
+/// `Collection`: walked from another module, its generic iteration was a protocol witness call per step; and
+/// `count`, a stored property, is read in place where a computed `isEmpty` was a call.)
+package struct UnretainedLayers {
+    @usableFromInline let base: UnsafeRawPointer?
+    package let count: Int
+
+    @inlinable init(base: UnsafeRawPointer?, count: Int) { self.base = base; self.count = count }
+
+    /// Layer `i` (`0 ..< count`). (A raw load: a reference and an unmanaged one have the same layout.)
+    @inlinable package subscript(i: Int) -> Unmanaged<Layer> {
+        base.unsafelyUnwrapped.load(fromByteOffset: i &* MemoryLayout<Layer>.stride, as: Unmanaged<Layer>.self)
     }
 }

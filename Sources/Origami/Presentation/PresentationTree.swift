@@ -284,7 +284,7 @@ public struct PresentationTree: Sendable {
             planes.deallocate(); outlinePoints.deallocate()
             rows.deallocate(); geometries.deallocate(); objectTransforms.deallocate(); rendered.deallocate()
             UnsafeMutableBufferPointer(mutating: layers).deinitialize().deallocate()
-            UnsafeMutableBufferPointer(mutating: names).deinitialize().deallocate()
+            PresentationTree.destroy(names: UnsafeMutablePointer(mutating: names.baseAddress!), count: count)
             UnsafeMutableBufferPointer(mutating: extras).deinitialize().deallocate()
             if let inverses = UnsafeMutablePointer<Homography?>(bitPattern: fromOwnerAddress.load(ordering: .acquiring)) {
                 inverses.deallocate()
@@ -373,12 +373,16 @@ public struct PresentationTree: Sendable {
         var extras: [Extra] = []
         // One row per layer goes into each table: counting the layers first sizes them once. Grown by doubling, the
         // tables of a 7 000-layer tree were copied whole about a dozen times.
-        // (Counted a sublayer list at a time: the lists are retained, not each layer copied into a work list.)
+        // (Counted a sublayer list at a time, the lists read unretained (`Layer.unretainedSublayers`: the root is
+        // the caller's, the layout is done, and nothing changes the tree until the walk below has read it).)
         var layerCount = 1
-        var pending = [root.sublayers]
+        var pending = [Layer.unretainedSublayers(of: .passUnretained(root))]
         while let sublayers = pending.popLast() {
             layerCount += sublayers.count
-            for s in sublayers where !s.sublayers.isEmpty { pending.append(s.sublayers) }
+            for i in 0..<sublayers.count {
+                let list = Layer.unretainedSublayers(of: sublayers[i])
+                if list.count > 0 { pending.append(list) }
+            }
         }
         // The rows are written straight into the buffers the tree's storage keeps (a table of 7 000 rows was
         // built in an array, then copied whole into the storage's buffer), each field once: no `Node` is built (one
@@ -413,8 +417,8 @@ public struct PresentationTree: Sendable {
         let rootSpaceMirrored = placement == .superlayer && rootFlipped != (root.superlayer?.isGeometryFlipped ?? false)
         // (layer, parent node, whether the transform layers between it and its owner are drawable / receive,
         // the parent's local time). In a buffer of the counted size (every layer is pushed once), and unretained:
-        // the root is the caller's, and every other layer is held by its superlayer's `sublayers`, the superlayer
-        // by the `layers` column (an array retained each layer and checked its uniqueness per push).
+        // the root is the caller's, and every other layer is held by its superlayer's `sublayers`, which nothing
+        // changes during the walk (an array retained each layer and checked its uniqueness per push).
         let stack = UnsafeMutablePointer<(Unmanaged<Layer>, Int, Bool, Bool, Double)>.allocate(capacity: layerCount)
         defer { stack.deallocate() }
         stack.initialize(to: (.passUnretained(root), -1, true, true, time ?? 0))
@@ -426,136 +430,141 @@ public struct PresentationTree: Sendable {
         while stackCount > 0 {
             stackCount -= 1
             let (unmanaged, parent, chainDrawable, chainReceives, parentTime) = stack[stackCount]
-            let layer = unmanaged.takeUnretainedValue()
-            // The walk visits the layers the count did (nothing edits the tree in between; the pushes are checked).
-            precondition(index < layerCount, "the layer tree changed while it was frozen")
-            // The drawing properties an animation may change: a layer without animations (or with no time) has its
-            // own read straight into them, as with no time at all.
-            let localTime = time == nil ? 0 : layer.localTime(fromParent: parentTime)
-            // The geometry goes straight into its column, and one local copy is read from there: assigned to a
-            // local in both branches, it was copied twice more where they met. (Read from the column in place, it was
-            // copied out for every method called on it: the compiler cannot tell the pointee unchanged.) A tree for
-            // a render alone keeps it only for a layer with sublayers (they read their parent's, and its lighting's
-            // context reads it: copied there below); every layer's goes to a scratch slot first (2.4 MB of a
-            // lattice's 344-byte rows were written and never read back).
-            let column = renderingOnly ? scratchGeometry : columns.geometries.baseAddress! + index
-            let opacity: Double, backgroundColor: Color?, borderWidth: Double, borderColor: Color
-            let cornerRadius: Double, isLit: Bool
-            // (`isLit` is decided where the existential is unwrapped anyway: testing the optional afterwards copied it.)
-            if time != nil, !layer.animationEntries.isEmpty {
-                let a = layer.animatedProperties(atLocalTime: localTime)
-                column.initialize(to: a.geometry); opacity = a.opacity; backgroundColor = a.backgroundColor; borderWidth = a.borderWidth
-                borderColor = a.borderColor; cornerRadius = a.cornerRadius
-                if let l = a.lighting { lighting = l; isLit = true } else { isLit = false }
-            } else {
-                column.initialize(to: layer.geometry); opacity = layer.opacity; backgroundColor = layer.backgroundColor
-                borderWidth = layer.borderWidth; borderColor = layer.borderColor; cornerRadius = layer.cornerRadius
-                // (`hasLighting` first: an unlit layer's optional existential is not copied just to be tested.)
-                if layer.hasLighting, let l = layer.lighting { lighting = l; isLit = true } else { isLit = false }
-            }
-            let g = column.pointee
-            // `Face` is final: its exact type is compared, without the runtime's cast (≈ 35 instructions a layer); a face
-            // or a plain layer flattens without asking `isFlattening` (a cast to `TransformLayer`, ≈ 39 a layer).
-            let layerType = type(of: layer)
-            let face = layerType == Face.self ? unsafeDowncast(layer, to: Face.self) : nil
-            let flattens = face != nil || layerType == Layer.self || layer.isFlattening
-                || (parent < 0 && placement == .renderedInOwnSpace)
-            let owner: Int, toOwner: Transform3D, object: Transform3D, isFacePlane: Bool, inherited: Double
-            let contentFlipped = parent < 0 ? rootFlipped : sublayersFlipped[parent]
-            // Content flips are rare: the products with the mirror are only formed for a flipped layer.
-            func mirrored(_ m: Transform3D) -> Transform3D { contentFlipped ? g.boundsMirror(true).concatenating(m) : m }
-            if parent < 0 {
-                owner = -1
-                switch placement {
-                case .superlayer: toOwner = mirrored(g.transform(toSuperlayer: layer.superlayer?.geometry))
-                case .canvas: toOwner = g.placementTransform
-                case .ownSpace, .renderedInOwnSpace: toOwner = .identity
+            // The layer is not retained for its visit: its superlayer's list (the caller, for the root) holds it.
+            unmanaged._withUnsafeGuaranteedRef { layer in
+                // The walk visits the layers the count did (nothing edits the tree in between; the pushes are checked).
+                precondition(index < layerCount, "the layer tree changed while it was frozen")
+                // The drawing properties an animation may change: a layer without animations (or with no time) has its
+                // own read straight into them, as with no time at all.
+                let localTime = time == nil ? 0 : layer.localTime(fromParent: parentTime)
+                // The geometry goes straight into its column, and one local copy is read from there: assigned to a
+                // local in both branches, it was copied twice more where they met. (Read from the column in place, it was
+                // copied out for every method called on it: the compiler cannot tell the pointee unchanged.) A tree for
+                // a render alone keeps it only for a layer with sublayers (they read their parent's, and its lighting's
+                // context reads it: copied there below); every layer's goes to a scratch slot first (2.4 MB of a
+                // lattice's 344-byte rows were written and never read back).
+                let column = renderingOnly ? scratchGeometry : columns.geometries.baseAddress! + index
+                let opacity: Double, backgroundColor: Color?, borderWidth: Double, borderColor: Color
+                let cornerRadius: Double, isLit: Bool
+                // (`isLit` is decided where the existential is unwrapped anyway: testing the optional afterwards copied it.)
+                if time != nil, !layer.animationEntries.isEmpty {
+                    let a = layer.animatedProperties(atLocalTime: localTime)
+                    column.initialize(to: a.geometry); opacity = a.opacity; backgroundColor = a.backgroundColor; borderWidth = a.borderWidth
+                    borderColor = a.borderColor; cornerRadius = a.cornerRadius
+                    if let l = a.lighting { lighting = l; isLit = true } else { isLit = false }
+                } else {
+                    column.initialize(to: layer.geometry); opacity = layer.opacity; backgroundColor = layer.backgroundColor
+                    borderWidth = layer.borderWidth; borderColor = layer.borderColor; cornerRadius = layer.cornerRadius
+                    // (`hasLighting` first: an unlit layer's optional existential is not copied just to be tested.)
+                    if layer.hasLighting, let l = layer.lighting { lighting = l; isLit = true } else { isLit = false }
                 }
-                object = g.placementTransform
-                isFacePlane = layer.superlayer.map { !$0.isFlattening || !toOwner.isAffine } ?? false
-                inherited = 1
-            } else {
-                let placement = mirrored(g.placementTransform)
-                let toParent = placement.concatenating(sublayerSpace[parent])
-                if !planes[parent].isTransformLayer {
-                    owner = parent
-                    toOwner = toParent
-                    // Relative to the parent's placement space, mirrored back when the layer's content is, so the
-                    // object space keeps the orientation of the drawn face.
-                    object = contentFlipped ? placement.concatenating(columns.geometries[parent].boundsMirror(true)) : placement
-                    isFacePlane = !toParent.isAffine
+                let g = column.pointee
+                // `Face` is final: its exact type is compared, without the runtime's cast (≈ 35 instructions a layer); a face
+                // or a plain layer flattens without asking `isFlattening` (a cast to `TransformLayer`, ≈ 39 a layer).
+                let layerType = type(of: layer)
+                let isFace = layerType == Face.self
+                let flattens = isFace || layerType == Layer.self || layer.isFlattening
+                    || (parent < 0 && placement == .renderedInOwnSpace)
+                let owner: Int, toOwner: Transform3D, object: Transform3D, isFacePlane: Bool, inherited: Double
+                let contentFlipped = parent < 0 ? rootFlipped : sublayersFlipped[parent]
+                // Content flips are rare: the products with the mirror are only formed for a flipped layer.
+                func mirrored(_ m: Transform3D) -> Transform3D { contentFlipped ? g.boundsMirror(true).concatenating(m) : m }
+                if parent < 0 {
+                    owner = -1
+                    switch placement {
+                    case .superlayer: toOwner = mirrored(g.transform(toSuperlayer: layer.superlayer?.geometry))
+                    case .canvas: toOwner = g.placementTransform
+                    case .ownSpace, .renderedInOwnSpace: toOwner = .identity
+                    }
+                    object = g.placementTransform
+                    isFacePlane = layer.superlayer.map { !$0.isFlattening || !toOwner.isAffine } ?? false
                     inherited = 1
                 } else {
-                    owner = planes[parent].owner
-                    toOwner = toParent.concatenating(planes[parent].toOwner)
-                    object = toParent
-                    isFacePlane = true
-                    inherited = planes[parent].inheritedOpacity * min(max(planes[parent].opacity, 0), 1)
+                    let placement = mirrored(g.placementTransform)
+                    let toParent = placement.concatenating(sublayerSpace[parent])
+                    if !planes[parent].isTransformLayer {
+                        owner = parent
+                        toOwner = toParent
+                        // Relative to the parent's placement space, mirrored back when the layer's content is, so the
+                        // object space keeps the orientation of the drawn face.
+                        object = contentFlipped ? placement.concatenating(columns.geometries[parent].boundsMirror(true)) : placement
+                        isFacePlane = !toParent.isAffine
+                        inherited = 1
+                    } else {
+                        owner = planes[parent].owner
+                        toOwner = toParent.concatenating(planes[parent].toOwner)
+                        object = toParent
+                        isFacePlane = true
+                        inherited = planes[parent].inheritedOpacity * min(max(planes[parent].opacity, 0), 1)
+                    }
                 }
-            }
-            let plane = Homography(toOwner)
-            let b = g.bounds.standardized
-            // Read once: `Face.polygon` is a class property with a dynamic exclusivity check on every read.
-            let polygon = face?.polygon
-            var outline = 0..<0
-            if let polygon, polygon.count >= 3 {
-                outline = outlinePoints.count ..< outlinePoints.count + polygon.count
-                outlinePoints += polygon
-            }
-            let drawable = chainDrawable && !layer.isHidden && g.isFinite && opacity.isFinite && borderWidth.isFinite
-                && cornerRadius.isFinite && layer.contentsScale.isFinite  // `isDrawable`, on the values frozen
-            // One cast per class asked (a `Face` is no text layer: the class is final), and none for a plain layer or
-            // a transform layer by its exact type (neither is a text layer: the runtime's cast walked the class chain,
-            // ≈ 270 instructions for each of a lattice's 1 000 solids).
-            let textLayer = face != nil || layerType == TransformLayer.self || layerType == Layer.self ? nil : layer as? TextLayer
-            let level = parent < 0 ? 0 : rows[parent].level + 1
-            let kind: Kind = !flattens ? .transformLayer : textLayer != nil ? .text : face != nil ? .face : .layer
-            (planes.baseAddress! + index).initialize(to: Plane(
-                isTransformLayer: !flattens, isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting,
-                opacity: opacity, masksToBounds: layer.masksToBounds, isDoubleSided: layer.isDoubleSided,
-                zPosition: g.zPosition,
-                bounds: ContentBounds(minX: Double(b.minX), minY: Double(b.minY), maxX: Double(b.maxX), maxY: Double(b.maxY),
-                                      isFlipped: contentFlipped),
-                outline: outline, owner: owner, toOwner: toOwner,
-                determinant: owner < 0 && rootSpaceMirrored ? -plane.matrix.determinant : plane.matrix.determinant,
-                isFacePlane: isFacePlane, inheritedOpacity: inherited))
-            let receives = chainReceives && planes[index].receivesHits(.frontmost)
-            memberGroup[index] = flattens ? owner : -2
-            if flattens && !receives { everyMemberReceives = false }
-            // What few layers have: an `Extra` only for those (every face of a lattice has none).
-            // (The image is tested in place and read only for a layer that gets an extra: read into a local for the
-            // test, it was copied and destroyed for every layer.)
-            var extra = -1
-            if isLit || polygon != nil || textLayer != nil || layer.contents != nil || layer.contentsGravity != .resize
-                || layer.contentsScale.bitPattern != Extra.defaultScale.bitPattern {
-                extra = extras.count
-                // `take()`: the extra takes the existential over rather than copying it once more.
-                extras.append(Extra(contents: layer.contents, contentsGravity: layer.contentsGravity,
-                                    contentsScale: layer.contentsScale, text: textLayer.map(TextStyle.init), outline: polygon,
-                                    lighting: lighting.take()))
-            }
-            (rows.baseAddress! + index).initialize(to: Row(
-                kind: kind, isDrawableInContext: drawable, receivesInContext: receives, isLit: isLit,
-                parent: parent, level: level, backgroundColor: backgroundColor, borderColor: borderColor,
-                borderWidth: borderWidth, cornerRadius: cornerRadius, bounds: g.bounds, extra: extra))
-            (columns.objectTransforms.baseAddress! + index).initialize(to: object)
-            (columns.names.baseAddress! + index).initialize(to: layer.name)
-            // Pre-order: the context's verdict is written already.
-            (columns.rendered.baseAddress! + index).initialize(to: drawable && (owner < 0 || columns.rendered[owner]))
-            if !renderingOnly { (columns.layers.baseAddress! + index).initialize(to: layer) }
-            let sublayers = layer.sublayers
-            if !sublayers.isEmpty {
-                if renderingOnly { (columns.geometries.baseAddress! + index).initialize(to: g) }
-                sublayerSpace[index] = g.contentSublayerSpaceTransform(contentFlipped: contentFlipped)
-                sublayersFlipped[index] = contentFlipped != g.isGeometryFlipped
-                precondition(index + 1 + stackCount + sublayers.count <= layerCount, "the layer tree changed while it was frozen")
-                // Below a flattening layer a new context starts: the chain's verdicts restart with its sublayers.
-                for s in sublayers.reversed() {
-                    stack[stackCount] = (.passUnretained(s), index, flattens || drawable, flattens || receives, localTime)
-                    stackCount += 1
+                let plane = Homography(toOwner)
+                let b = g.bounds.standardized
+                // Read once: `Face.polygon` is a class property with a dynamic exclusivity check on every read.
+                let polygon = isFace ? unsafeDowncast(layer, to: Face.self).polygon : nil
+                var outline = 0..<0
+                if let polygon, polygon.count >= 3 {
+                    outline = outlinePoints.count ..< outlinePoints.count + polygon.count
+                    outlinePoints += polygon
                 }
+                let drawable = chainDrawable && !layer.isHidden && g.isFinite && opacity.isFinite && borderWidth.isFinite
+                    && cornerRadius.isFinite && layer.contentsScale.isFinite  // `isDrawable`, on the values frozen
+                // One cast per class asked (a `Face` is no text layer: the class is final), and none for a plain layer or
+                // a transform layer by its exact type (neither is a text layer: the runtime's cast walked the class chain,
+                // ≈ 270 instructions for each of a lattice's 1 000 solids).
+                let textLayer = isFace || layerType == TransformLayer.self || layerType == Layer.self ? nil : layer as? TextLayer
+                let level = parent < 0 ? 0 : rows[parent].level + 1
+                let kind: Kind = !flattens ? .transformLayer : textLayer != nil ? .text : isFace ? .face : .layer
+                (planes.baseAddress! + index).initialize(to: Plane(
+                    isTransformLayer: !flattens, isHidden: layer.isHidden, allowsHitTesting: layer.allowsHitTesting,
+                    opacity: opacity, masksToBounds: layer.masksToBounds, isDoubleSided: layer.isDoubleSided,
+                    zPosition: g.zPosition,
+                    bounds: ContentBounds(minX: Double(b.minX), minY: Double(b.minY), maxX: Double(b.maxX), maxY: Double(b.maxY),
+                                          isFlipped: contentFlipped),
+                    outline: outline, owner: owner, toOwner: toOwner,
+                    determinant: owner < 0 && rootSpaceMirrored ? -plane.matrix.determinant : plane.matrix.determinant,
+                    isFacePlane: isFacePlane, inheritedOpacity: inherited))
+                let receives = chainReceives && planes[index].receivesHits(.frontmost)
+                memberGroup[index] = flattens ? owner : -2
+                if flattens && !receives { everyMemberReceives = false }
+                // What few layers have: an `Extra` only for those (every face of a lattice has none).
+                // (The image is tested in place and read only for a layer that gets an extra: read into a local for the
+                // test, it was copied and destroyed for every layer.)
+                var extra = -1
+                if isLit || polygon != nil || textLayer != nil || layer.contents != nil || layer.contentsGravity != .resize
+                    || layer.contentsScale.bitPattern != Extra.defaultScale.bitPattern {
+                    extra = extras.count
+                    // `take()`: the extra takes the existential over rather than copying it once more.
+                    extras.append(Extra(contents: layer.contents, contentsGravity: layer.contentsGravity,
+                                        contentsScale: layer.contentsScale, text: textLayer.map(TextStyle.init), outline: polygon,
+                                        lighting: lighting.take()))
+                }
+                (rows.baseAddress! + index).initialize(to: Row(
+                    kind: kind, isDrawableInContext: drawable, receivesInContext: receives, isLit: isLit,
+                    parent: parent, level: level, backgroundColor: backgroundColor, borderColor: borderColor,
+                    borderWidth: borderWidth, cornerRadius: cornerRadius, bounds: g.bounds, extra: extra))
+                (columns.objectTransforms.baseAddress! + index).initialize(to: object)
+                (columns.names.baseAddress! + index).initialize(to: layer.name)
+                // Pre-order: the context's verdict is written already.
+                (columns.rendered.baseAddress! + index).initialize(to: drawable && (owner < 0 || columns.rendered[owner]))
+                if !renderingOnly { (columns.layers.baseAddress! + index).initialize(to: layer) }
+                let sublayers = Layer.unretainedSublayers(of: unmanaged)
+                if sublayers.count > 0 {
+                    if renderingOnly { (columns.geometries.baseAddress! + index).initialize(to: g) }
+                    sublayerSpace[index] = g.contentSublayerSpaceTransform(contentFlipped: contentFlipped)
+                    sublayersFlipped[index] = contentFlipped != g.isGeometryFlipped
+                    precondition(index + 1 + stackCount + sublayers.count <= layerCount, "the layer tree changed while it was frozen")
+                    // Below a flattening layer a new context starts: the chain's verdicts restart with its sublayers.
+                    // (Last first. A `stride` here was an iterator call per step.)
+                    var i = sublayers.count
+                    while i > 0 {
+                        i -= 1
+                        stack[stackCount] = (sublayers[i], index, flattens || drawable, flattens || receives, localTime)
+                        stackCount += 1
+                    }
+                }
+                index += 1
             }
-            index += 1
         }
         // Pre-order by construction (children pushed in reverse): grouping nodes by parent or by context, in node
         // order, lists sublayers in `sublayers` order and members in tree order.
@@ -597,6 +606,15 @@ public struct PresentationTree: Sendable {
         storage = Storage(count: count, columns: columns, extras: extras, outlinePoints: outlinePoints,
                           childList: children.list, childListByZ: childListByZ, members: members, hitMembers: hitMembers,
                           faceAboveRoot: faceAboveRoot, rootSolid: rootSolid)
+    }
+
+    /// Deinitializes and frees the first `count` of `names` (allocated with `allocate`), name by name: a buffer's
+    /// `deinitialize()`, or an array of optional strings freed, destroys each through the runtime's value witnesses,
+    /// five calls a name (≈ 0.3 M instructions for a lattice's 6 000 names). (The names of a presentation tree and
+    /// of a render tree's nodes.)
+    package static func destroy(names: UnsafeMutablePointer<String?>, count: Int) {
+        for i in 0..<count { _ = (names + i).move() }
+        names.deallocate()
     }
 
     /// A grouping of node numbers (`grouped`): group `g` holds `list[start[g + 1] ..< start[g + 2]]`.
@@ -698,8 +716,8 @@ extension PresentationTree {
         return try withExtendedLifetime(s) {
             try body(Rows(planes: s.planes.baseAddress!, rows: s.rows.baseAddress!,
                           objectTransforms: s.objectTransforms.baseAddress!, names: s.names.baseAddress!,
-                          rendered: s.rendered.baseAddress!, memberStart: s.memberStart.baseAddress!,
-                          extras: s.extras.baseAddress))
+                          rendered: s.rendered.baseAddress!, memberList: s.memberList.baseAddress!,
+                          memberStart: s.memberStart.baseAddress!, extras: s.extras.baseAddress))
         }
     }
 
@@ -712,8 +730,10 @@ extension PresentationTree {
         package let names: UnsafePointer<String?>
         /// `renderedNodes`, in place.
         package let rendered: UnsafePointer<Bool>
-        /// Context `c` (−1 included) has members when `memberStart[c + 1] < memberStart[c + 2]`: asked in place, a
-        /// walk over every node calls `drawableMembers(of:)` only for the few that have some.
+        /// Context `c`'s members (−1 included): `memberList[memberStart[c + 1] ..< memberStart[c + 2]]`, in tree
+        /// order; `drawableMembers(of: c)` are those whose row `isDrawableInContext`. Read in place, a walk over
+        /// every node tells the many without members at once, and makes no array for the others.
+        package let memberList: UnsafePointer<Int>
         package let memberStart: UnsafePointer<Int>
         /// By `Row.extra` (`nil` when no node has one).
         package let extras: UnsafePointer<Extra>?

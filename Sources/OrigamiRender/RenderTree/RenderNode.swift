@@ -228,21 +228,23 @@ final class RenderNodeTable: @unchecked Sendable {
     let records: UnsafeMutablePointer<RenderNode.Record>
     let count: Int
     let members: [Member]
-    /// The layers' names, by record.
-    let names: [String?]
+    /// The layers' names, by record (`count` of them).
+    let names: UnsafeMutablePointer<String?>
     /// The records that hold a reference (`Record.write`'s answer), in increasing order; every other record's
     /// references are all `nil`, so destroying it would do nothing.
     let referencing: [Int]
 
-    /// Takes `records`, `count` of them initialized (allocated with `allocate`): the table destroys those in
-    /// `referencing` and frees them all.
-    init(records: UnsafeMutablePointer<RenderNode.Record>, count: Int, members: [Member], names: [String?], referencing: [Int]) {
+    /// Takes `records` and `names`, `count` of each initialized (allocated with `allocate`): the table destroys the
+    /// records in `referencing` and every name, and frees them all.
+    init(records: UnsafeMutablePointer<RenderNode.Record>, count: Int, members: [Member], names: UnsafeMutablePointer<String?>,
+         referencing: [Int]) {
         self.records = records; self.count = count; self.members = members; self.names = names; self.referencing = referencing
     }
 
     deinit {
         for r in referencing { (records + r).deinitialize(count: 1) }
         records.deallocate()
+        PresentationTree.destroy(names: names, count: count)
     }
 
     /// The members of rows `scene`, as `RenderMember`s.

@@ -38,31 +38,36 @@ public struct RenderTree: Sendable {
         // node.
         // (The records are written in place into the buffer the table takes; freed here if the freeze throws.)
         let records = UnsafeMutablePointer<RenderNode.Record>.allocate(capacity: tree.count)
+        // The records' names, by record, in a buffer the table takes too (`RenderNodeTable.names`).
+        let names = UnsafeMutablePointer<String?>.allocate(capacity: tree.count)
         var built = 0
-        // The scenes' member rows, the records' names and which records hold a reference (`RenderNodeTable.members`,
-        // `.names`, `.referencing`), and the root's scene.
-        let memberRows: [RenderNodeTable.Member], names: [String?], referencing: [Int], rootScene: Range<Int>
+        // The scenes' member rows and which records hold a reference (`RenderNodeTable.members`, `.referencing`),
+        // and the root's scene.
+        let memberRows: [RenderNodeTable.Member], referencing: [Int], rootScene: Range<Int>
         do {
             // The nodes' rows are read in place: a `RenderNode` takes the fields painting reads, no node is made.
             // (The tables are the closure's own and handed out at the end: `memberRows` captured from here took a
             // dynamic exclusivity check a node, 0.6 M instructions a lattice render.)
-            (memberRows, names, referencing, rootScene) = try tree.withRows { nodes in
-                var memberRows: [RenderNodeTable.Member] = [], names: [String?] = [], referencing: [Int] = []
-                names.reserveCapacity(tree.count)
+            (memberRows, referencing, rootScene) = try tree.withRows { nodes in
+                var memberRows: [RenderNodeTable.Member] = [], referencing: [Int] = []
                 // Reverse pre-order: every node's members are built before the node itself. `record[i]`: node `i`'s row
                 // in `records` (−1: not built).
                 var record = [Int](repeating: -1, count: tree.count)
                 // Appends context `c`'s scene to `memberRows`: its rows.
                 func scene(of c: Int) -> Range<Int> {
                     let start = memberRows.count
-                    // Most nodes (a solid's faces) have no sublayer scene: told in place, without the call.
-                    guard nodes.memberStart[c + 1] < nodes.memberStart[c + 2] else { return start ..< start }
-                    let drawable = tree.drawableMembers(of: c)
-                    guard !drawable.isEmpty else { return start ..< start }
-                    memberRows.reserveCapacity(start + drawable.count)
-                    // The transform layer the previous member sits in (−1: none) and its solid number.
-                    var solidLayer = -1, solid = 0
-                    for (order, m) in drawable.enumerated() {
+                    // Most nodes (a solid's faces) have no sublayer scene: told in place. The members are read in place
+                    // too (`drawableMembers(of:)` made an array of them, an append each).
+                    let members = nodes.memberStart[c + 1] ..< nodes.memberStart[c + 2]
+                    guard !members.isEmpty else { return start ..< start }
+                    memberRows.reserveCapacity(start + members.count)
+                    // The transform layer the previous member sits in (−1: none) and its solid number; `order`: the
+                    // member's place among the drawable ones.
+                    var solidLayer = -1, solid = 0, order = -1
+                    for k in members {
+                        let m = nodes.memberList[k]
+                        guard nodes.rows[m].isDrawableInContext else { continue }
+                        order += 1
                         let node = record[m]
                         guard node >= 0 else { continue }
                         // A member whose superlayer is not its context (`c`) sits in a transform layer.
@@ -80,7 +85,10 @@ public struct RenderTree: Sendable {
                 // members of one context (all of a lattice's faces), not per member. A `Lighting` is asked through
                 // `Lighting.MemberShading` (validated once, the light spaces it does not read not formed), any other
                 // shader through `FaceShader.shade(_:bounds:)` with the member's whole `FaceTransforms`.
-                var shaderContext = -1, lightingShading: Lighting.MemberShading?, shader: (any FaceShader)?
+                // (Each shade is asked through an unmanaged reference to the shading, held by `shadings` until the
+                // freeze ends: `if let` on an optional shading retained and released it for every member.)
+                var shaderContext = -1, lightingShading: Unmanaged<Lighting.MemberShading>?, shader: (any FaceShader)?
+                var shadings: [Lighting.MemberShading] = []
                 // Node `i`'s shade as a member of its context's scene (drawn through `transform`), with the node's bounds
                 // as frozen.
                 func shade(of i: Int, transform: Transform3D) -> FaceShade? {
@@ -95,15 +103,18 @@ public struct RenderTree: Sendable {
                                 space.append(tree.faceTransformsContext(of: c))
                             }
                             if let lighting = nodes.lighting(c) as? Lighting {
-                                lightingShading = Lighting.MemberShading(lighting, context: space[contextSlot[c]])
+                                let shading = Lighting.MemberShading(lighting, context: space[contextSlot[c]])
+                                shadings.append(shading)
+                                lightingShading = .passUnretained(shading)
                             } else {
                                 shader = nodes.lighting(c)
                             }
                         }
                     }
                     if let lightingShading {
-                        return lightingShading.shade(projected: transform, object: nodes.objectTransforms[i],
-                                                     bounds: nodes.rows[i].bounds)
+                        return lightingShading._withUnsafeGuaranteedRef {
+                            $0.shade(projected: transform, object: nodes.objectTransforms[i], bounds: nodes.rows[i].bounds)
+                        }
                     }
                     guard shader != nil else { return nil }
                     // (The context is read in the call: bound to a local, its three 4×4 matrices were copied per member.)
@@ -129,16 +140,17 @@ public struct RenderTree: Sendable {
                         shade: shade(of: i, transform: transform)) {
                         referencing.append(built)
                     }
-                    names.append(nodes.names[i])
+                    (names + built).initialize(to: nodes.names[i])
                     record[i] = built
                     built += 1
                 }
                 let rootScene = scene(of: -1)  // (before `memberRows` is handed out: it appends the root's rows)
-                return (memberRows, names, referencing, rootScene)
+                return (memberRows, referencing, rootScene)
             }
         } catch {
             records.deinitialize(count: built)
             records.deallocate()
+            PresentationTree.destroy(names: names, count: built)
             throw error
         }
         members = RenderNodeTable(records: records, count: built, members: memberRows, names: names, referencing: referencing).scene(rootScene)

@@ -88,23 +88,33 @@ public struct RenderLimits: Hashable, Sendable {
     /// depths), cannot throw. Walks a sublayer list at a time (in no particular order: only the totals matter),
     /// and stops at the first list over a limit.
     private func withinLimitsCountingEveryLayer(_ root: Layer) -> Bool {
-        var count = 0
-        var pending: [([Layer], depth: Int)] = [([root], 0)]
+        guard maxLayers >= 1, maxDepth >= 0, !overTextLimit(root) else { return false }
+        var count = 1
+        // The lists are read unretained (`Layer.unretainedSublayers`: the caller holds `root`, each list holds its
+        // layers, and nothing here changes the tree).
+        var pending: [(UnretainedLayers, depth: Int)] = []
+        let rootSublayers = Layer.unretainedSublayers(of: .passUnretained(root))
+        if rootSublayers.count > 0 { pending.append((rootSublayers, 1)) }
         while let (list, depth) = pending.popLast() {
             count += list.count
             guard count <= maxLayers, depth <= maxDepth else { return false }
-            for layer in list {
-                // (`Face` is final and no text layer: most layers of a solid-heavy tree are compared by their exact
-                // type, without the runtime's cast.)
-                if type(of: layer) != Face.self, let text = layer as? TextLayer, text.string.utf8.count > maxTextBytes {
-                    return false
-                }
-                // (Read once: `sublayers` is a getter in another module, and each read retains the list.)
-                let sublayers = layer.sublayers
-                if !sublayers.isEmpty { pending.append((sublayers, depth + 1)) }
+            for i in 0..<list.count {
+                let layer = list[i]
+                guard !layer._withUnsafeGuaranteedRef({ overTextLimit($0) }) else { return false }
+                let sublayers = Layer.unretainedSublayers(of: layer)
+                if sublayers.count > 0 { pending.append((sublayers, depth + 1)) }
             }
         }
         return true
+    }
+
+    /// Whether `layer` is a text layer whose string is over `maxTextBytes`.
+    @inline(__always)
+    private func overTextLimit(_ layer: Layer) -> Bool {
+        // (`Face` is final and no text layer: most layers of a solid-heavy tree are compared by their exact type,
+        // without the runtime's cast.)
+        if type(of: layer) != Face.self, let text = layer as? TextLayer, text.string.utf8.count > maxTextBytes { return true }
+        return false
     }
 
     /// The same checks on a presentation tree: its rendered nodes.
