@@ -12,6 +12,27 @@ import Testing
 @Suite struct PooledSealTests {
     static func bits(_ ring: Ring) -> [UInt64] { ring.flatMap { [$0.x.bitPattern, $0.y.bitPattern] } }
 
+    /// The seals' edge length: √(dx² + dy²) where that is safe, `hypot`'s guarded answer where squaring would overflow
+    /// or underflow — never ∞ for a finite edge, never 0 for a non-zero one.
+    @Test func edgeLengthIsSafeAtTheExtremes() {
+        #expect(planeLength(3, 4) == 5)
+        #expect(planeLength(-5, 12) == 13)
+        #expect(planeLength(0, 0) == 0)
+        #expect(planeLength(1e200, -1e200) == hypot(1e200, 1e200))   // the squares overflow: ≈ 1.414e200, finite
+        #expect(planeLength(1e-170, 1e-170) == hypot(1e-170, 1e-170)) // the squares underflow: ≈ 1.414e-170, not 0
+        #expect(planeLength(.greatestFiniteMagnitude, 1).isFinite)
+        #expect(planeLength(.leastNonzeroMagnitude, 0) == .leastNonzeroMagnitude)
+        #expect(planeLength(.infinity, .nan) == .infinity)
+        #expect(planeLength(.nan, 1).isNaN)
+        // In the normal range it is within two ulps of `hypot` (each square, their sum and the root round once).
+        var g = SplitMix(20)
+        for _ in 0 ..< 1000 {
+            let dx = g.next(-1, 1) * pow(10, g.next(-100, 100)), dy = g.next(-1, 1) * pow(10, g.next(-100, 100))
+            let h = hypot(dx, dy)
+            #expect(abs(planeLength(dx, dy) - h) <= 2 * h.ulp, "dx \(dx), dy \(dy)")
+        }
+    }
+
     /// A convex polygon on the far side of edge p→q (outward normal `n`): the edge itself with a shifted quad beyond it
     /// (a neighbouring face, its corners off by rounding-sized amounts or more), a many-sided round one near the strip
     /// (it cuts the strip many times: more points than the buffers start with), or one that covers part of the edge.

@@ -1,3 +1,4 @@
+import Foundation
 import Origami
 
 /// A point on a plane, in doubles. The renderer's polygons are lists of these; `CGPoint` stays at the API.
@@ -8,6 +9,17 @@ struct PlanePoint: Hashable, Sendable {
     init(_ x: Double, _ y: Double) { self.x = x; self.y = y }
 
     var isFinite: Bool { x.isFinite && y.isFinite }
+}
+
+/// The length of the vector (dx, dy): √(dx² + dy²) where both squares and their sum stay well inside the normal range
+/// (within two ulps of `hypot`'s answer), `hypot` itself outside it, where squaring would overflow to ∞ or underflow to
+/// 0. The seals measure ≈ 12 000 edges a lattice render; glibc's `hypot` (≈ 50 instructions a call, scaling its
+/// arguments to guard those ranges) was 0.6 % of the render's perf samples.
+@inline(__always)
+func planeLength(_ dx: Double, _ dy: Double) -> Double {
+    let squares = dx * dx + dy * dy
+    // (0x1p-900 … 0x1p900: neither square lost to underflow where it matters, nor the sum near overflow.)
+    return squares > 0x1p-900 && squares < 0x1p900 ? squares.squareRoot() : hypot(dx, dy)
 }
 
 /// A closed polygon (the last point joins the first). Fills use it as one ring of a path.

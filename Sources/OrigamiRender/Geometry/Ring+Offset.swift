@@ -28,7 +28,7 @@ extension Array where Element == PlanePoint {
         // Outward normal of edge i.
         func normal(_ i: Int) -> (Double, Double)? {
             let a = self[i], b = self[(i + 1) % count]
-            let dx = b.x - a.x, dy = b.y - a.y, l = hypot(dx, dy)
+            let dx = b.x - a.x, dy = b.y - a.y, l = planeLength(dx, dy)
             guard l > 1e-12 else { return nil }
             return (sign * dy / l, -sign * dx / l)
         }
@@ -56,7 +56,7 @@ extension Array where Element == PlanePoint {
                 } else {
                     v = ((d0 * n1.1 - d1 * n0.1) / det, (n0.0 * d1 - n1.0 * d0) / det)
                 }
-                let limit = 2 * Swift.max(d0, d1), length = hypot(v.0, v.1)
+                let limit = 2 * Swift.max(d0, d1), length = planeLength(v.0, v.1)
                 if length > limit { v = (v.0 * limit / length, v.1 * limit / length) }
                 out.append(PlanePoint(p.x + v.0, p.y + v.1))
             }
@@ -185,7 +185,7 @@ extension Array where Element == PlanePoint {
             }
             guard !pieces.isEmpty else { continue }
             // (A piece means the edge has a length: `strip` asks for it.)
-            let dx = q.x - p.x, dy = q.y - p.y, l = hypot(dx, dy)
+            let dx = q.x - p.x, dy = q.y - p.y, l = planeLength(dx, dy)
             let ux = dx / l, uy = dy / l
             func on(_ t: Double) -> PlanePoint { PlanePoint(p.x + ux * t, p.y + uy * t) }
             if pieces.count > 1 { pieces.sort { $0.from < $1.from } }
@@ -270,7 +270,7 @@ extension Array where Element == PlanePoint {
         init(_ p: PlanePoint, _ q: PlanePoint, outwardSign sign: Double) {
             let dx = q.x - p.x, dy = q.y - p.y
             self.p = p; self.q = q
-            l = hypot(dx, dy)
+            l = planeLength(dx, dy)
             ux = dx / l; uy = dy / l; nx = sign * uy; ny = -sign * ux
         }
 
@@ -371,7 +371,7 @@ extension Array where Element == PlanePoint {
                 if !(inside * (ex * (r.y - a.y) - ey * (r.x - a.x)) >= 0) { within = false; break }
             }
             if within { continue }
-            let el = hypot(ex, ey)
+            let el = planeLength(ex, ey)
             func side(_ r: PlanePoint) -> Double { inside * (ex * (r.y - a.y) - ey * (r.x - a.x)) / el + 1e-9 }
             var k = 0
             var s = src[n - 1], ds = side(s)
@@ -425,7 +425,7 @@ extension Array where Element == PlanePoint {
             // A strip wholly on the inner side comes back from the clip unchanged: skip it (a big solid's cap is a
             // thousands-sided `under`, and nearly all its edges are far from the strip).
             if strip.allSatisfy({ inside * (ex * ($0.y - a.y) - ey * ($0.x - a.x)) >= 0 }) { continue }
-            let el = hypot(ex, ey)
+            let el = planeLength(ex, ey)
             clipPolygon(strip, into: &spare, side: { inside * (ex * ($0.y - a.y) - ey * ($0.x - a.x)) / el + 1e-9 }) { s, t, f in
                 PlanePoint(s.x + (t.x - s.x) * f, s.y + (t.y - s.y) * f)
             }

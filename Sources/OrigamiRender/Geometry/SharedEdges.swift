@@ -20,7 +20,7 @@ struct PlaneSegment: Sendable {
         init(_ segment: PlaneSegment) {
             a = segment.a
             let dx = segment.b.x - segment.a.x, dy = segment.b.y - segment.a.y
-            l = hypot(dx, dy)
+            l = planeLength(dx, dy)
             ux = dx / l
             uy = dy / l
         }
