@@ -325,9 +325,11 @@ struct BSPTree {
         // the far side is done first: the walk's order is the tree's back-to-front order. The top item is worked on
         // where it lies, at the end of `lists` (its polygons' indices are copied once, into the sides they go to).
         var work: [(from: Int, emit: Bool)] = [(0, false)]
-        // A node's fronts, backs and coplanar polygons (each at most the node's list) in thirds of one buffer, written
-        // in place: an array's append checked its buffer's uniqueness per polygon, at every level of the tree.
-        var sidesCapacity = 3 * Swift.max(lists.count, 64)
+        // A node's backs and coplanar polygons (each at most the node's list) in halves of one buffer, written in place:
+        // an array's append checked its buffer's uniqueness per polygon, at every level of the tree. The fronts (the near
+        // side) are written over the node's list as it is read (a polygon puts at most one piece there, so the writes
+        // never pass the reads): only the other two are copied back.
+        var sidesCapacity = 2 * Swift.max(lists.count, 64)
         var sides = UnsafeMutablePointer<Int>.allocate(capacity: sidesCapacity)
         defer { sides.deallocate() }
         var distances: [Double] = []
@@ -345,93 +347,106 @@ struct BSPTree {
             }
             let from = item.from, end = lists.count
             guard from < end else { continue }
-            guard !item.emit, let splitterIndex = splitter(from ..< end), let n = polygons[lists[splitterIndex]].normal else {
+            guard !item.emit, let splitterIndex = splitter(from ..< end), let normal = polygons[lists[splitterIndex]].normal else {
                 try emit(from, body)
                 continue
             }
-            let d = polygons[lists[splitterIndex]].offset, margin = thickness + 1e-12 * abs(d)
+            // The plane turned to face the viewer (at +z after the divide), so that its front is the near side: the
+            // distances of the plane facing away negated, which is exact (rounding is symmetric), so every test and cut
+            // is as against that plane.
+            let offset = polygons[lists[splitterIndex]].offset
+            let (n, d) = normal.z >= 0 ? (normal, offset) : (-normal, -offset)
+            let margin = thickness + 1e-12 * abs(d)
             let listed = end - from
-            if 3 * listed > sidesCapacity {
+            if 2 * listed > sidesCapacity {
                 sides.deallocate()
-                sidesCapacity = 3 * listed
+                sidesCapacity = 2 * listed
                 sides = .allocate(capacity: sidesCapacity)
             }
-            let fronts = sides, backs = sides + listed, coplanar = sides + 2 * listed
+            let backs = sides, coplanar = sides + listed
             var frontCount = 0, backCount = 0, coplanarCount = 0
-            for k in from ..< end {
-                let id = lists[k]
-                if k == splitterIndex { coplanar[coplanarCount] = id; coplanarCount += 1; continue }
-                if usesSpheres {
-                    let (front, back) = Self.sides(of: spheres.rows[id], n, d, margin: margin)
-                    // Decided (most polygons), without a branch on which side: the id is written to both sides, and the
-                    // side it is on counts it (never both).
-                    if front | back != 0 {
-                        fronts[frontCount] = id
-                        backs[backCount] = id
-                        frontCount &+= front
-                        backCount &+= back
-                        continue
+            // The list out of `self` while it is read and its fronts written over it (the cut pieces go into `self`).
+            var list: [Int] = []
+            swap(&list, &lists)
+            list.withUnsafeMutableBufferPointer { ids in
+                let fronts = ids.baseAddress! + from
+                for k in from ..< end {
+                    let id = ids[k]
+                    if k == splitterIndex { coplanar[coplanarCount] = id; coplanarCount += 1; continue }
+                    if usesSpheres {
+                        let (front, back) = Self.sides(of: spheres.rows[id], n, d, margin: margin)
+                        // Decided (most polygons), without a branch on which side: the id is written to both sides,
+                        // and the side it is on counts it (never both).
+                        if front | back != 0 {
+                            fronts[frontCount] = id
+                            backs[backCount] = id
+                            frontCount &+= front
+                            backCount &+= back
+                            continue
+                        }
+                    }
+                    let polygon = polygons[id]
+                    let (hasFront, hasBack) = points.withUnsafeBufferPointer {
+                        Self.sides(of: polygon, n, d, thickness: thickness, in: $0)
+                    }
+                    switch (hasFront, hasBack) {
+                    case (false, false): coplanar[coplanarCount] = id; coplanarCount += 1
+                    case (true, false): fronts[frontCount] = id; frontCount += 1
+                    case (false, true): backs[backCount] = id; backCount += 1
+                    case (true, true):
+                        let (front, back) = cut(polygon, n, d, distances: &distances)
+                        if let front { fronts[frontCount] = front; frontCount += 1 }
+                        if let back { backs[backCount] = back; backCount += 1 }
                     }
                 }
-                let polygon = polygons[id], s = polygon.start, c = polygon.count
-                let (hasFront, hasBack) = points.withUnsafeBufferPointer {
-                    Self.sides(of: polygon, n, d, thickness: thickness, in: $0)
-                }
-                switch (hasFront, hasBack) {
-                case (false, false): coplanar[coplanarCount] = id; coplanarCount += 1
-                case (true, false): fronts[frontCount] = id; frontCount += 1
-                case (false, true): backs[backCount] = id; backCount += 1
-                case (true, true):
-                    // The corners' distances again (the same arithmetic), for the cut.
-                    if distances.count < c { distances = Array(repeating: 0, count: 2 * c) }
-                    for i in 0 ..< c { distances[i] = n.dot(points[s + i]) - d }
-                    // The front piece, then the back piece, appended to `points` corner by corner.
-                    for side in 0 ..< 2 {
-                        let first = points.count
-                        for i in 0 ..< c {
-                            let a = points[s + i], j = i + 1 == c ? 0 : i + 1
-                            let da = distances[i], dc = distances[j]
-                            if side == 0 ? da >= -thickness : da <= thickness { points.append(a) }
-                            if (da > thickness && dc < -thickness) || (da < -thickness && dc > thickness) {
-                                let t = da / (da - dc)
-                                points.append(a + (points[s + j] - a) * t)
-                            }
-                        }
-                        let made = points.count - first
-                        guard made >= 3 else { points.removeLast(made); continue }
-                        if side == 0 {
-                            fronts[frontCount] = polygons.count; frontCount += 1
-                        } else {
-                            backs[backCount] = polygons.count; backCount += 1
-                        }
-                        addPolygon(start: first, count: made, member: polygon.member, isWhole: false)
-                    }
-                }
+                // The node's list is replaced by its fronts (the near side, in place), its coplanar polygons and its
+                // backs. Nothing was cut (most nodes of a scene of solids): they fit where the list lies.
+                guard frontCount + coplanarCount + backCount == listed else { return }
+                (fronts + frontCount).update(from: coplanar, count: coplanarCount)
+                (fronts + frontCount + coplanarCount).update(from: backs, count: backCount)
             }
-            // The viewer is at +z: the side the normal points to is nearer when normal.z > 0.
-            let nearIsFront = n.z >= 0
-            let (near, nearCount) = nearIsFront ? (fronts, frontCount) : (backs, backCount)
-            let (far, farCount) = nearIsFront ? (backs, backCount) : (fronts, frontCount)
-            // The node's list is replaced by its near side, its coplanar polygons and its far side, in that order.
-            work.append((from, false))
-            work.append((from + nearCount, true))
-            work.append((from + nearCount + coplanarCount, false))
-            if nearCount + coplanarCount + farCount == listed {
-                // Nothing was cut (most nodes of a scene of solids): written over the list where it lies.
-                lists.withUnsafeMutableBufferPointer { l in
-                    let at = l.baseAddress! + from
-                    at.update(from: near, count: nearCount)
-                    (at + nearCount).update(from: coplanar, count: coplanarCount)
-                    (at + nearCount + coplanarCount).update(from: far, count: farCount)
-                }
-            } else {
-                lists.removeLast(listed)
-                lists.append(contentsOf: UnsafeBufferPointer(start: near, count: nearCount))
+            swap(&list, &lists)
+            if frontCount + coplanarCount + backCount != listed {
+                lists.removeLast(listed - frontCount)
                 lists.append(contentsOf: UnsafeBufferPointer(start: coplanar, count: coplanarCount))
-                lists.append(contentsOf: UnsafeBufferPointer(start: far, count: farCount))
+                lists.append(contentsOf: UnsafeBufferPointer(start: backs, count: backCount))
             }
+            work.append((from, false))
+            work.append((from + frontCount, true))
+            work.append((from + frontCount + coplanarCount, false))
         }
         statistics.peakPoints = Swift.max(statistics.peakPoints, points.count)
+    }
+
+    /// Cuts `polygon` by the plane n · x = d: its front piece, then its back piece, added to the table (each `nil` when
+    /// less than a triangle is left of it). (Out of line: cuts are rare, and without this code in it the walk's loop
+    /// keeps its counters in registers.)
+    @inline(never)
+    private mutating func cut(_ polygon: Polygon, _ n: Vector3, _ d: Double,
+                              distances: inout [Double]) -> (front: Int?, back: Int?) {
+        let s = polygon.start, c = polygon.count
+        // The corners' distances again (the same arithmetic as `sides`).
+        if distances.count < c { distances = Array(repeating: 0, count: 2 * c) }
+        for i in 0 ..< c { distances[i] = n.dot(points[s + i]) - d }
+        var front: Int?, back: Int?
+        // The front piece, then the back piece, appended to `points` corner by corner.
+        for side in 0 ..< 2 {
+            let first = points.count
+            for i in 0 ..< c {
+                let a = points[s + i], j = i + 1 == c ? 0 : i + 1
+                let da = distances[i], dc = distances[j]
+                if side == 0 ? da >= -thickness : da <= thickness { points.append(a) }
+                if (da > thickness && dc < -thickness) || (da < -thickness && dc > thickness) {
+                    let t = da / (da - dc)
+                    points.append(a + (points[s + j] - a) * t)
+                }
+            }
+            let made = points.count - first
+            guard made >= 3 else { points.removeLast(made); continue }
+            if side == 0 { front = polygons.count } else { back = polygons.count }
+            addPolygon(start: first, count: made, member: polygon.member, isWhole: false)
+        }
+        return (front, back)
     }
 
     /// Hands out the polygons `lists[from...]` (one node's coplanar polygons, or a list no polygon of which has a
