@@ -312,23 +312,21 @@ struct SharedEdges {
                 found.append((key(c), i, j, s.under, s.edge))
             }
             // Every pair within a solid (its edges in increasing order): two edges of one member never seal, the
-            // cheapest test first, on the edges' members side by side.
-            let members = edges.map(\.m), lines = edges.map(\.line)
-            members.withUnsafeBufferPointer { members in
-                lines.withUnsafeBufferPointer { lines in
-                    boxes.withUnsafeBufferPointer { boxes in
-                        for group in groups {
-                            // (The group's indices in place, each pair by position: no slice of the group per edge.)
-                            group.withUnsafeBufferPointer { group in
-                                for n in group.indices {
-                                    let i = group[n], mi = members[i], p = boxes[i]
-                                    for m in (n + 1) ..< group.count {
-                                        let j = group[m]
-                                        guard members[j] != mi else { continue }
-                                        let q = boxes[j]
-                                        // (Most pairs whose boxes meet share a corner only: `mayRunAlong` turns them away.)
-                                        if Self.meet(p, q), Self.mayRunAlong(lines[i], lines[j]) { record(i, j, p, q) }
-                                    }
+            // cheapest test first. (The edge table read in place: a solid's dozen edges sit in a few runs of it, and
+            // copying its members and lines out side by side cost two passes over it for nothing.)
+            edges.withUnsafeBufferPointer { edges in
+                boxes.withUnsafeBufferPointer { boxes in
+                    for group in groups {
+                        // (The group's indices in place, each pair by position: no slice of the group per edge.)
+                        group.withUnsafeBufferPointer { group in
+                            for n in group.indices {
+                                let i = group[n], mi = edges[i].m, p = boxes[i]
+                                for m in (n + 1) ..< group.count {
+                                    let j = group[m]
+                                    guard edges[j].m != mi else { continue }
+                                    let q = boxes[j]
+                                    // (Most pairs whose boxes meet share a corner only: `mayRunAlong` turns them away.)
+                                    if Self.meet(p, q), Self.mayRunAlong(edges[i].line, edges[j].line) { record(i, j, p, q) }
                                 }
                             }
                         }
