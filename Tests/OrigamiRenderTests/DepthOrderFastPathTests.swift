@@ -239,7 +239,7 @@ import TestSupport
             let axes = ([side] + [(b - a) / length, across].prefix(Int.random(in: 0...2, using: &g))).shuffled(using: &g)
             let slabs = SharedEdges.Slabs([[0, 1][...], [2, 3][...]], axes: axes,
                                           tolerance: edges.reduce(0.0) { Swift.max($0, SharedEdges.tolerance($1.0, $1.1)) },
-                                          ends: { edges[$0].0 }, following: { edges[$0].1 }, follows: { _ in false })
+                                          ends: { edges[$0].0 }, following: { edges[$0].1 })
             var seals = false
             for i in 0..<2 { for j in 2..<4 {
                 let (p, q) = edges[i], (s, t) = edges[j]

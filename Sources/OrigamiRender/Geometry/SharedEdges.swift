@@ -186,6 +186,8 @@ struct SharedEdges {
         typealias Box = (lo: Vector3, hi: Vector3)
         var edgeList: [Edge] = []
         var boxList: [Box] = []
+        // Per edge, its member's solid (when `solid` is given): asked once a fragment, for all its edges.
+        var solidList: [Int] = []
         // Fragments per member (members are indices into the context's scene).
         var pieces = [Int32](repeating: 0, count: fragments.reduce(-1) { Swift.max($0, $1.member) } + 1)
         for f in fragments { pieces[f.member] += 1 }
@@ -194,6 +196,7 @@ struct SharedEdges {
         var centroidList = [PlanePoint](repeating: PlanePoint(0, 0), count: fragments.count)
         edgeList.reserveCapacity(4 * fragments.count)
         boxList.reserveCapacity(4 * fragments.count)
+        if solid != nil { solidList.reserveCapacity(4 * fragments.count) }
         // Each split member's boundary lines, worked out once for all its fragments.
         var boundaries = MemoTable<Boundary>(count: polygons.count)
         func ownPolygon(_ member: Int) -> ScenePolygon? { member < polygons.count ? polygons[member] : nil }
@@ -232,6 +235,7 @@ struct SharedEdges {
                 let c = fragment.centroid
                 centroidList[f] = PlanePoint(c.x, c.y)
             }
+            let fragmentSolid = solid?(fragment.member)
             // (`shaped` read in place, as the fragment's corners are.)
             shaped.withUnsafeBufferPointer { shaped in
                 let ring = shaped.isEmpty ? pts : PolygonPoints(shaped)
@@ -245,6 +249,7 @@ struct SharedEdges {
                     edgeList.append(Edge(f: Int32(f), m: Int32(fragment.member), a: a, b: b, line: line))
                     boxList.append((Vector3(Swift.min(a.x, b.x) - t, Swift.min(a.y, b.y) - t, Swift.min(a.z, b.z) - t),
                                     Vector3(Swift.max(a.x, b.x) + t, Swift.max(a.y, b.y) + t, Swift.max(a.z, b.z) + t)))
+                    if let fragmentSolid { solidList.append(fragmentSolid) }
                 }
             }
         }
@@ -293,7 +298,7 @@ struct SharedEdges {
         // that face a neighbour's): their seals, put in that order, are the grid's seals in the grid's order.
         // Within a solid every pair is tried, so a solid of many edges (a 20 000-face polyhedron) goes to the grid,
         // which is linear in edges.
-        if let solid, case let solids = edges.map({ solid($0.member) }), solids.allSatisfy({ $0 >= 0 }),
+        if solid != nil, case let solids = solidList, solids.allSatisfy({ $0 >= 0 }),
            boxes.allSatisfy({ $0.lo.isFinite && $0.hi.isFinite }), Self.spanFewCells(boxes, origin: origin, size: size, cell: cell),
            case let groups = Self.grouped(solids), groups.allSatisfy({ $0.count <= Self.largestSolidSearchedAlone }) {
             var found: [(cell: UInt64, i: Int, j: Int, under: Int, edge: SealedEdge)] = []
@@ -307,23 +312,21 @@ struct SharedEdges {
                 found.append((key(c), i, j, s.under, s.edge))
             }
             // Every pair within a solid (its edges in increasing order): two edges of one member never seal, the
-            // cheapest test first, on the edges' members side by side.
-            let members = edges.map(\.m), lines = edges.map(\.line)
-            members.withUnsafeBufferPointer { members in
-                lines.withUnsafeBufferPointer { lines in
-                    boxes.withUnsafeBufferPointer { boxes in
-                        for group in groups {
-                            // (The group's indices in place, each pair by position: no slice of the group per edge.)
-                            group.withUnsafeBufferPointer { group in
-                                for n in group.indices {
-                                    let i = group[n], mi = members[i], p = boxes[i]
-                                    for m in (n + 1) ..< group.count {
-                                        let j = group[m]
-                                        guard members[j] != mi else { continue }
-                                        let q = boxes[j]
-                                        // (Most pairs whose boxes meet share a corner only: `mayRunAlong` turns them away.)
-                                        if Self.meet(p, q), Self.mayRunAlong(lines[i], lines[j]) { record(i, j, p, q) }
-                                    }
+            // cheapest test first. (The edge table read in place: a solid's dozen edges sit in a few runs of it, and
+            // copying its members and lines out side by side cost two passes over it for nothing.)
+            edges.withUnsafeBufferPointer { edges in
+                boxes.withUnsafeBufferPointer { boxes in
+                    for group in groups {
+                        // (The group's indices in place, each pair by position: no slice of the group per edge.)
+                        group.withUnsafeBufferPointer { group in
+                            for n in group.indices {
+                                let i = group[n], mi = edges[i].m, p = boxes[i]
+                                for m in (n + 1) ..< group.count {
+                                    let j = group[m]
+                                    guard edges[j].m != mi else { continue }
+                                    let q = boxes[j]
+                                    // (Most pairs whose boxes meet share a corner only: `mayRunAlong` turns them away.)
+                                    if Self.meet(p, q), Self.mayRunAlong(edges[i].line, edges[j].line) { record(i, j, p, q) }
                                 }
                             }
                         }
@@ -334,8 +337,7 @@ struct SharedEdges {
             let axes = Slabs.axes(groups[0].map { fragments[edges[$0].fragment] })
             let slabs = edges.withUnsafeBufferPointer { edges in
                 Slabs(groups, axes: axes, tolerance: edges.reduce(0.0) { Swift.max($0, $1.line.tolerance) },
-                      ends: { edges[$0].a }, following: { edges[$0].b },
-                      follows: { i in i + 1 < edges.count && solids[i + 1] == solids[i] && edges[i + 1].a == edges[i].b })
+                      ends: { edges[$0].a }, following: { edges[$0].b })
             }
             Self.crossPairs(groups, boxes: boxes, apart: slabs.apart) { a, b in
                 let i = Swift.min(a, b), j = Swift.max(a, b), p = boxes[i], q = boxes[j]
@@ -528,11 +530,11 @@ struct SharedEdges {
         private let lo: [Double], hi: [Double]
         private let margin: Double
 
-        /// `start(i)`, `end(i)`: edge `i`'s two ends; `follows(i)`: whether its end is also the start of an edge of the
-        /// same group (the next edge of a fragment's ring: that point is taken there).
+        /// `start(i)`, `end(i)`: edge `i`'s two ends. (Both are projected: where an edge's end is the next one's start,
+        /// the same point twice gives the same bounds, and telling so cost more than the projection.)
         @inline(__always)
         init(_ groups: [ArraySlice<Int>], axes: [Vector3], tolerance: Double, ends start: (Int) -> Vector3,
-             following end: (Int) -> Vector3, follows: (Int) -> Bool) {
+             following end: (Int) -> Vector3) {
             // (Always three axes, the last repeated when fewer: each group's three intervals in one pass over its edges.)
             let u = axes.isEmpty ? [] : (0 ..< 3).map { axes[Swift.min($0, axes.count - 1)] }
             self.axes = u
@@ -542,14 +544,15 @@ struct SharedEdges {
                 let u1 = u[1], u2 = u[2]
                 for (g, group) in groups.enumerated() {
                     var l0 = Double.infinity, l1 = l0, l2 = l0, h0 = -l0, h1 = h0, h2 = h0
+                    @inline(__always) func take(_ p: Vector3) {
+                        let p0 = u0.dot(p), p1 = u1.dot(p), p2 = u2.dot(p)
+                        l0 = Swift.min(l0, p0); h0 = Swift.max(h0, p0)
+                        l1 = Swift.min(l1, p1); h1 = Swift.max(h1, p1)
+                        l2 = Swift.min(l2, p2); h2 = Swift.max(h2, p2)
+                    }
                     for i in group {
-                        for k in 0 ..< (follows(i) ? 1 : 2) {
-                            let p = k == 0 ? start(i) : end(i)
-                            let p0 = u0.dot(p), p1 = u1.dot(p), p2 = u2.dot(p)
-                            l0 = Swift.min(l0, p0); h0 = Swift.max(h0, p0)
-                            l1 = Swift.min(l1, p1); h1 = Swift.max(h1, p1)
-                            l2 = Swift.min(l2, p2); h2 = Swift.max(h2, p2)
-                        }
+                        take(start(i))
+                        take(end(i))
                     }
                     lo[3 * g] = l0; lo[3 * g + 1] = l1; lo[3 * g + 2] = l2
                     hi[3 * g] = h0; hi[3 * g + 1] = h1; hi[3 * g + 2] = h2
