@@ -27,19 +27,9 @@ enum SweepBenchmarks {
     }
 
     /// The child process's work: `n` variants, serially or on all cores. Prints "wall-ms peak-RSS-KiB cpu-ms
-    /// system-ms minor-faults involuntary-switches" (the whole process's, set-up included).
-    ///
-    /// It runs under the ordinary time-sharing policy, as a user's program does, even when the benchmark runs at
-    /// real-time priority (`chrt -f 50`): two real-time threads busy on both cores keep the kernel's own threads
-    /// off the cores (as `OutputBenchmarks.runProcess`'s `normalPriority` explains), and in two of three whole
-    /// runs the parallel sweep then read 0.86× where every filtered run read 0.55–0.57×.
+    /// system-ms minor-faults involuntary-switches" (the whole process's, set-up included: the last three are for
+    /// reading a slow run — in some whole runs this row reads 0.65–1.05× where filtered runs read 0.55–0.68×).
     static func child(parallel: Bool, count n: Int) throws {
-        // This thread only (Linux sets the policy per thread), before any other exists: the workers inherit it.
-        var parameters = sched_param()
-        parameters.sched_priority = 0
-        guard sched_setscheduler(0, SCHED_OTHER, &parameters) == 0 else {
-            throw BenchError("sweep child: cannot take the ordinary scheduling policy: \(String(cString: strerror(errno)))")
-        }
         let clock = ContinuousClock()
         var sums = [UInt64](repeating: 0, count: n)
         let failures = Failures()
