@@ -99,13 +99,12 @@ final class Painter {
         /// corners are.
         func prefetchRows(_ k: Int) {
             guard k < sealed.count else { return }
-            fragments.withUnsafeBufferPointer { rows in
+            // Each later fragment's row in one of the two tables (both indexed by fragment).
+            func prefetch<Row>(in rows: UnsafeBufferPointer<Row>) {
                 for n in sealed.range(k) { origami_prefetch(rows.baseAddress! + sealed.items[n].later) }
             }
-            guard !laters.isEmpty else { return }
-            laters.withUnsafeBufferPointer { rows in
-                for n in sealed.range(k) { origami_prefetch(rows.baseAddress! + sealed.items[n].later) }
-            }
+            fragments.withUnsafeBufferPointer(prefetch)
+            if !laters.isEmpty { laters.withUnsafeBufferPointer(prefetch) }
         }
 
         /// Asks for the corners of each later fragment the `k`-th sealing fragment's seals reach under and that is not
