@@ -213,42 +213,75 @@ extension Bitmap {
     func shrunk(toFit side: Int) -> Bitmap {
         let (w, h) = Self.shrunkSize(width: width, height: height, toFit: side)
         guard (w, h) != (width, height) else { return self }
-        // Horizontal pass into [Double] rows of w pixels × 4 channels, then the vertical pass.
-        let sx = Double(width) / Double(w), sy = Double(height) / Double(h)
-        func spans(_ n: Int, _ scale: Double, _ limit: Int) -> [[(Int, Double)]] {
-            (0..<n).map { i in
-                let a = Double(i) * scale, b = Double(i + 1) * scale
-                return (Int(a)..<min(limit, Int(b.rounded(.up)))).map { j in
-                    (j, (min(b, Double(j + 1)) - max(a, Double(j))) / scale)
+        // Horizontal pass into rows of w pixels × 4 Double channels, then the vertical pass. A sheet shrinks
+        // every variant's frame (a 1 000-variant sweep several thousand times), so both passes run over flat
+        // tables and plain accumulators, with no allocation per pixel.
+        let xs = Spans(count: w, scale: Double(width) / Double(w), limit: width)
+        let ys = Spans(count: h, scale: Double(height) / Double(h), limit: height)
+        var rows = [Double](repeating: 0, count: height * w * 4)
+        rows.withUnsafeMutableBufferPointer { rows in
+            pixels.withUnsafeBufferPointer { pixels in
+                for y in 0..<height {
+                    let line = y * width
+                    for x in 0..<w {
+                        var acc = (0.0, 0.0, 0.0, 0.0)
+                        for k in xs.start[x]..<xs.start[x + 1] {
+                            let p = pixels[line + xs.index[k]], weight = xs.weight[k]
+                            acc.0 += Double(p >> 24) * weight; acc.1 += Double((p >> 16) & 0xFF) * weight
+                            acc.2 += Double((p >> 8) & 0xFF) * weight; acc.3 += Double(p & 0xFF) * weight
+                        }
+                        let o = (y * w + x) * 4
+                        rows[o] = acc.0; rows[o + 1] = acc.1; rows[o + 2] = acc.2; rows[o + 3] = acc.3
+                    }
                 }
             }
         }
-        let xs = spans(w, sx, width), ys = spans(h, sy, height)
-        var rows = [Double](repeating: 0, count: height * w * 4)
-        for y in 0..<height {
-            for (x, span) in xs.enumerated() {
-                var acc = (0.0, 0.0, 0.0, 0.0)
-                for (j, weight) in span {
-                    let p = pixels[y * width + j]
-                    acc.0 += Double(p >> 24) * weight; acc.1 += Double((p >> 16) & 0xFF) * weight
-                    acc.2 += Double((p >> 8) & 0xFF) * weight; acc.3 += Double(p & 0xFF) * weight
-                }
-                let o = (y * w + x) * 4
-                rows[o] = acc.0; rows[o + 1] = acc.1; rows[o + 2] = acc.2; rows[o + 3] = acc.3
-            }
+        /// `v` rounded half away from zero, clamped to 0...255, without libm's `round` (a call per channel): the
+        /// sums are never negative, `Double(Int(v))` is `v`'s floor, and `v` minus its floor is exact.
+        func byte(_ v: Double) -> UInt32 {
+            guard v > 0 else { return 0 }
+            guard v < 255 else { return 255 }
+            let floor = Int(v)
+            return UInt32(v - Double(floor) >= 0.5 ? floor + 1 : floor)
         }
         var out = [UInt32](repeating: 0, count: w * h)
-        for (y, span) in ys.enumerated() {
-            for x in 0..<w {
-                var acc = [0.0, 0.0, 0.0, 0.0]
-                for (j, weight) in span {
-                    let o = (j * w + x) * 4
-                    for c in 0..<4 { acc[c] += rows[o + c] * weight }
+        rows.withUnsafeBufferPointer { rows in
+            out.withUnsafeMutableBufferPointer { out in
+                for y in 0..<h {
+                    for x in 0..<w {
+                        var acc = (0.0, 0.0, 0.0, 0.0)
+                        for k in ys.start[y]..<ys.start[y + 1] {
+                            let o = (ys.index[k] * w + x) * 4, weight = ys.weight[k]
+                            acc.0 += rows[o] * weight; acc.1 += rows[o + 1] * weight
+                            acc.2 += rows[o + 2] * weight; acc.3 += rows[o + 3] * weight
+                        }
+                        out[y * w + x] = byte(acc.0) << 24 | byte(acc.1) << 16 | byte(acc.2) << 8 | byte(acc.3)
+                    }
                 }
-                let v = acc.map { UInt32(min(255, max(0, $0.rounded()))) }
-                out[y * w + x] = v[0] << 24 | v[1] << 16 | v[2] << 8 | v[3]
             }
         }
         return Bitmap(width: w, height: h, pixels: out) ?? self
     }
 }
+
+/// Which source pixels each of `count` output pixels covers along one axis, and how much of each: output `i`
+/// covers [i·scale, (i + 1)·scale), and source pixel `j` weighs the part of [j, j + 1) inside it, over `scale`.
+/// Entries `start[i]..<start[i + 1]` of `index` and `weight` are output `i`'s, in increasing `j`.
+private struct Spans {
+    var start: [Int] = [0]
+    var index: [Int] = []
+    var weight: [Double] = []
+
+    init(count: Int, scale: Double, limit: Int) {
+        start.reserveCapacity(count + 1)
+        for i in 0..<count {
+            let a = Double(i) * scale, b = Double(i + 1) * scale
+            for j in Int(a)..<min(limit, Int(b.rounded(.up))) {
+                index.append(j)
+                weight.append((min(b, Double(j + 1)) - max(a, Double(j))) / scale)
+            }
+            start.append(index.count)
+        }
+    }
+}
+
