@@ -81,6 +81,29 @@ struct GlyphOutlineMemoTests {
         }
     }
 
+    /// The points bound: layouts are kept until the next would pass `maxPoints`, then it starts again empty; a
+    /// layout larger than the bound alone is handed out but not kept.
+    @Test func itHoldsAtMostItsPoints() throws {
+        let memo = GlyphOutlineMemo(capacity: 100, maxPoints: 10)
+        let square: Ring = [PlanePoint(0, 0), PlanePoint(1, 0), PlanePoint(1, 1), PlanePoint(0, 1)]
+        func add(_ string: String, _ rings: [Ring]) throws -> [Ring] {
+            let style = try Self.style { $0.string = string }
+            return try memo.outlines(style, in: Self.bounds) { rings }
+        }
+        _ = try add("a", [square])                   // 4 points
+        _ = try add("b", [square])                   // 8
+        #expect(memo.count == 2 && memo.points == 8)
+        _ = try add("c", [square])                   // 12 > 10: emptied first, then kept
+        #expect(memo.count == 1 && memo.points == 4)
+        let big = try add("d", [square, square, square])  // 12 points alone: handed out, not kept
+        #expect(big.count == 3)
+        #expect(memo.count == 1 && memo.points == 4)
+        var laidOut = false
+        let style = try Self.style { $0.string = "c" }
+        _ = try memo.outlines(style, in: Self.bounds) { laidOut = true; return [] }
+        #expect(!laidOut, "the kept layout was laid out again")
+    }
+
     /// A failed layout is not remembered: the next request tries again.
     @Test func aFailureIsNotKept() throws {
         struct Failure: Error {}
