@@ -33,8 +33,20 @@ public enum PNGCompression: String, Sendable, Hashable, CaseIterable {
 /// state failing after that would still stop the process.
 enum PNGWriter {
     static func encode(width: Int, height: Int, pixels: [UInt32], compression: PNGCompression) throws -> Data {
-        guard width > 0, height > 0, width <= 32767, height <= 32767, pixels.count == width * height else {
+        guard pixels.count == width * height else {
             throw RenderError.invalidCanvas("cannot encode \(width)×\(height) pixels from \(pixels.count) values")
+        }
+        return try pixels.withUnsafeBufferPointer { src in
+            try encode(width: width, height: height, compression: compression) { src.baseAddress! + $0 * width }
+        }
+    }
+
+    /// `encode` of pixels read in place, a row at a time (`row(y)`: row `y`'s first pixel), as a Cairo surface
+    /// holds them: no copy of the whole image.
+    static func encode(width: Int, height: Int, compression: PNGCompression,
+                       row pixelRow: (Int) -> UnsafePointer<UInt32>) throws -> Data {
+        guard width > 0, height > 0, width <= 32767, height <= 32767 else {
+            throw RenderError.invalidCanvas("cannot encode \(width)×\(height) pixels")
         }
         var created: png_structp? = png_create_write_struct(PNG_LIBPNG_VER_STRING, nil, nil, nil)
         guard let png = created else {
@@ -59,14 +71,17 @@ enum PNGWriter {
             Unmanaged<Sink>.fromOpaque(sink).takeUnretainedValue().data.append(bytes, count: length)
         }, nil)
 
-        let opaque = pixels.withUnsafeBufferPointer { p in p.reduce(UInt32(0xFF00_0000)) { $0 & $1 } >> 24 == 0xFF }
+        let opaque = (0..<height).allSatisfy { y in
+            UnsafeBufferPointer(start: pixelRow(y), count: width).reduce(UInt32(0xFF00_0000)) { $0 & $1 } >> 24 == 0xFF
+        }
         begin(png, info, width: width, height: height, opaque: opaque, compression: compression)
         var row = [UInt8](repeating: 0, count: width * (opaque ? 3 : 4))
-        pixels.withUnsafeBufferPointer { src in
-            for y in 0..<height { writeRow(png, src.baseAddress! + y * width, width: width, opaque: opaque, into: &row) }
-        }
+        for y in 0..<height { writeRow(png, pixelRow(y), width: width, opaque: opaque, into: &row) }
         png_write_end(png, nil)
-        return sink.data
+        // Most images use a small part of the reservation; the rest would be held as long as the data is (a
+        // frame waiting in the pipeline held 80 KB for 12 KB of PNG), so a small result is copied out.
+        guard sink.data.count < reserve / 2 else { return sink.data }
+        return sink.data.withUnsafeBytes { Data(bytes: $0.baseAddress!, count: $0.count) }
     }
 
     /// The header and compression settings, shared by `encode` and `PNGRowWriter` so both give the same bytes.
