@@ -66,9 +66,10 @@ enum AnimateBenchmarks {
                 let own = try Turntable(description, scale: scale, frames: count)
                 for i in 0..<count { checksum(try own.frame(i)) }
             }
-            annotate(h, turntable) { String(format: "%.1f fps against %.1f fps serial: %.2f× faster",
+            let machine = h.wants(group, turntable) ? h.spinSpeedUp(threads: cores) : 0
+            annotate(h, turntable) { String(format: "%.1f fps against %.1f fps serial: %.2f× faster; the machine's own speed-up on %d threads just after: %.2f×",
                                             Double(count) / seconds($0.median), Double(count) / seconds($0.baselineMedian),
-                                            seconds($0.baselineMedian) / seconds($0.median)) }
+                                            seconds($0.baselineMedian) / seconds($0.median), cores, machine) }
         }
 
         // The encoder alone: quantizing and LZW-compressing the frames, against rendering them.

@@ -51,6 +51,31 @@ final class Harness {
 
     init(plan: Plan, filter: String?) { self.plan = plan; self.filter = filter }
 
+    /// What the machine itself gives work split over `threads` threads, measured beside a row that runs on every
+    /// core: how much sooner `threads` threads finish a fixed integer loop each than one thread finishes it
+    /// `threads` times (2.00 on two free cores). On this VM the rows on two threads read fast or slow by run; this
+    /// tells a slow run of the machine (a core shared or taken away) from a slow run of the code. Medians of 7.
+    func spinSpeedUp(threads: Int) -> Double {
+        @Sendable func spin() -> UInt64 {
+            var x: UInt64 = 0x9E37_79B9_7F4A_7C15
+            for _ in 0..<3_000_000 { x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407; x ^= x >> 29 }
+            return x
+        }
+        var alone: [Duration] = [], together: [Duration] = []
+        for _ in 0..<7 {
+            alone.append(clock.measure { blackHole(spin()) })
+            together.append(clock.measure {
+                let group = DispatchGroup()
+                for _ in 0..<threads {
+                    group.enter()
+                    Thread { blackHole(spin()); group.leave() }.start()
+                }
+                group.wait()
+            })
+        }
+        return Double(threads) * milliseconds(median(alone)) / milliseconds(median(together))
+    }
+
     /// Whether `--filter` selects the row: its group and name contain the filter, or one of its `|`-separated
     /// alternatives (so a rerun can include the rows that run before a row, to see what they leave behind).
     func wants(_ group: String, _ name: String) -> Bool {
