@@ -250,6 +250,13 @@ struct HitProgramTests {
             $0.transform.m43 = 1.7e308
             $0.transform.m44 = 0.5
         }
+        // The same alone in its group: a context of one member, whose touched member has no depth (its depth is
+        // not proved when compiled, so the query must ask).
+        let lonely = try layer("lonely group", CGRect(x: 0, y: 150, width: 50, height: 50), in: root)
+        _ = try layer("lonely, depth overflows", CGRect(x: 5, y: 5, width: 40, height: 40), in: lonely) {
+            $0.transform.m43 = 1.7e308
+            $0.transform.m44 = 0.5
+        }
         _ = try layer("front", CGRect(x: 50, y: 50, width: 60, height: 60), in: root) { $0.zPosition = -3 }
         _ = try layer("back", CGRect(x: 70, y: 70, width: 60, height: 60), in: root) { $0.zPosition = -3 }
         return root
