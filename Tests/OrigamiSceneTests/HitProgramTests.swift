@@ -250,6 +250,13 @@ struct HitProgramTests {
             $0.transform.m43 = 1.7e308
             $0.transform.m44 = 0.5
         }
+        // The same alone in its group: a context of one member, whose touched member has no depth (its depth is
+        // not proved when compiled, so the query must ask).
+        let lonely = try layer("lonely group", CGRect(x: 0, y: 150, width: 50, height: 50), in: root)
+        _ = try layer("lonely, depth overflows", CGRect(x: 5, y: 5, width: 40, height: 40), in: lonely) {
+            $0.transform.m43 = 1.7e308
+            $0.transform.m44 = 0.5
+        }
         _ = try layer("front", CGRect(x: 50, y: 50, width: 60, height: 60), in: root) { $0.zPosition = -3 }
         _ = try layer("back", CGRect(x: 70, y: 70, width: 60, height: 60), in: root) { $0.zPosition = -3 }
         return root
@@ -370,5 +377,52 @@ struct HitProgramTests {
             let hits = Self.compare(tree, points: points, "translated root \(k)")
             #expect(hits > 50)
         }
+    }
+
+    /// A context of one member skips its touched member's depth when `FrontmostMember.hasDepthInBounds` proved,
+    /// when compiled, that every point inside the bounds has one: wherever it says so, `depthFraction` must answer
+    /// at the bounds' corners and edges and inside them — for bounds and matrix entries up to and past the bound's
+    /// 2⁹⁹⁹ — and it must not say so where w is not exactly 1 or an entry is not finite.
+    @Test("a single member's depth bound holds wherever it is claimed")
+    func depthInBounds() throws {
+        var rng = SplitMix(77)
+        var claimed = 0, refused = 0
+        let magnitudes: [Double] = [1, 400, 1e10, 0x1p480, 0x1p497, 0x1p498, 0x1p499, 0x1p500, 0x1p520]
+        for trial in 0..<4000 {
+            let scale = magnitudes[trial % magnitudes.count], bound = magnitudes[(trial / 9) % magnitudes.count]
+            var t = Transform3D.identity
+            t.m11 = rng.next(-2, 2) * scale; t.m12 = rng.next(-2, 2) * scale; t.m13 = rng.next(-2, 2) * scale
+            t.m21 = rng.next(-2, 2) * scale; t.m22 = rng.next(-2, 2) * scale; t.m23 = rng.next(-2, 2) * scale
+            t.m41 = rng.next(-2, 2) * scale * bound; t.m42 = rng.next(-2, 2) * scale * bound
+            t.m43 = rng.next(-2, 2) * scale * bound
+            switch trial % 7 {
+            case 1: t.m14 = 1e-3   // w not exactly 1
+            case 2: t.m44 = 2
+            case 3: t.m31 = .infinity   // not planar
+            default: break
+            }
+            let x0 = rng.next(-1, 0) * bound, x1 = rng.next(0, 1) * bound
+            let y0 = rng.next(-1, 0) * bound, y1 = rng.next(0, 1) * bound
+            let bounds = PresentationTree.ContentBounds(minX: x0, minY: y0, maxX: x1, maxY: y1, isFlipped: trial % 2 == 0)
+            let planar = t.m31.isFinite && t.m32.isFinite && t.m33.isFinite && t.m34.isFinite
+            guard FrontmostMember.hasDepthInBounds(t, bounds, planar: planar) else {
+                refused += 1
+                continue
+            }
+            #expect(trial % 7 == 0 || trial % 7 > 3, "claimed with w not 1 or not planar: \(t)")
+            claimed += 1
+            let member = FrontmostMember(node: 0, order: 0, masksToBounds: false, hasOutline: false, hasScene: false,
+                                         planar: planar, affineContext: true, sceneFreeContext: true, zPosition: 0,
+                                         map: .identity, bounds: bounds, toOwner: t, depthInBounds: true)
+            let xs = [x0, x1, x1.nextDown, rng.next(x0, x1)], ys = [y0, y1, y0.nextUp, rng.next(y0, y1)]
+            for x in xs { for y in ys {
+                #expect(member.depthFraction(CGPoint(x: x, y: y)) != nil, "no depth at (\(x), \(y)) in \(bounds) by \(t)")
+            } }
+        }
+        #expect(claimed > 1000 && refused > 1000)
+        // The book's cube: its container, its context's only member, takes the skip.
+        let tree = PresentationTree(try BookCube(faceColors: [.red, .green, .blue, .white, .black, .gray]).container)
+        let programs = tree.hitPrograms.pointee
+        #expect(programs.frontmostStart[1] - programs.frontmostStart[0] == 1 && programs.frontmost[0].depthInBounds)
     }
 }

@@ -149,6 +149,22 @@ struct FrontmostMember {
     let bounds: PresentationTree.ContentBounds
     /// `toOwner`: rows 1, 2, 4, and row 3 for the non-planar case.
     let toOwner: Transform3D
+    /// Every point inside the bounds has a depth (`depthFraction` is not nil there; `hasDepthInBounds`): a
+    /// context of one member, which asks only whether its touched member has one, need not compute it.
+    let depthInBounds: Bool
+
+    /// Whether `depthFraction` answers for every local point inside `bounds`. For a planar `toOwner` with
+    /// m14 = m24 = 0, m44 = 1, w = x·0 + y·0 + 1 is exactly 1 (x·0 is a zero for finite x), so the depth exists
+    /// where x′, y′, z′ (each `x·m1j + y·m2j + m4j`) are finite. Inside finite bounds |x| ≤ X and |y| ≤ Y (the
+    /// largest magnitudes of their edges), so each is at most S = X·|m1j| + Y·|m2j| + |m4j| before rounding, and
+    /// its rounded value at most S·(1 + 2⁻⁵⁰). S computed below 2⁹⁹⁹ (its own rounding is as small) keeps every
+    /// one of them below 2¹⁰⁰⁰: finite.
+    static func hasDepthInBounds(_ t: Transform3D, _ b: PresentationTree.ContentBounds, planar: Bool) -> Bool {
+        let x = max(abs(b.minX), abs(b.maxX)), y = max(abs(b.minY), abs(b.maxY))
+        func bounded(_ a: Double, _ b: Double, _ c: Double) -> Bool { x * abs(a) + y * abs(b) + abs(c) < 0x1p999 }
+        return planar && t.m14 == 0 && t.m24 == 0 && t.m44 == 1 && x < .infinity && y < .infinity
+            && bounded(t.m11, t.m21, t.m41) && bounded(t.m12, t.m22, t.m42) && bounded(t.m13, t.m23, t.m43)
+    }
 
     /// The depth of `local` in the owner (`toOwner.apply((local, 0))?.z`) as a fraction `z / w` (w > 0), nil
     /// exactly where that is nil: a context of one member never compares depths, and skips the division.
@@ -161,10 +177,12 @@ struct FrontmostMember {
         // depth. For 0 < w < ∞, `w·2¹⁰⁰⁰` is exact (scaling by a power of two does not round, subnormal w
         // included) or +∞ (then w > 2²³, and |q|/w < |q| is finite for any finite q). So |q| < w·2¹⁰⁰⁰ means
         // |q/w| < 2¹⁰⁰⁰ before rounding, hence after: the quotient is finite without being computed. A NaN fails
-        // the `<`. Only a point failing the test (absurd scales) pays for the divisions.
-        guard v.w > 0, v.w < .infinity else { return nil }
+        // the `<`. The test needs no `w > 0` of its own: for w ≤ 0 or NaN the limit is ≤ 0 or NaN, which no |q|
+        // is below, so such a point goes to `projected`, which answers nil for it as the test would have. Only
+        // w = +∞ (limit +∞) must be excluded. Only a point failing the test (absurd scales, or no depth at all)
+        // pays for the divisions.
         let limit = v.w * 0x1p1000
-        if abs(v.x) < limit && abs(v.y) < limit && abs(v.z) < limit { return (v.z, v.w) }
+        if v.w < .infinity && abs(v.x) < limit && abs(v.y) < limit && abs(v.z) < limit { return (v.z, v.w) }
         return v.projected.map { ($0.z, 1) }
     }
 
@@ -185,12 +203,13 @@ struct FrontmostMember {
                 let m = list[k], plane = planes[m]
                 guard compiled(m), let map = fromOwner[m] else { continue }
                 let t = plane.toOwner
+                let planar = t.m31.isFinite && t.m32.isFinite && t.m33.isFinite && t.m34.isFinite
                 members.append(FrontmostMember(
                     node: Int32(m), order: Int32(k - start[c]), masksToBounds: plane.masksToBounds,
-                    hasOutline: !plane.outline.isEmpty, hasScene: hasScene(m),
-                    planar: t.m31.isFinite && t.m32.isFinite && t.m33.isFinite && t.m34.isFinite,
+                    hasOutline: !plane.outline.isEmpty, hasScene: hasScene(m), planar: planar,
                     affineContext: affine, sceneFreeContext: sceneFree, zPosition: plane.zPosition, map: map,
-                    bounds: plane.bounds, toOwner: t))
+                    bounds: plane.bounds, toOwner: t,
+                    depthInBounds: hasDepthInBounds(t, plane.bounds, planar: planar)))
             }
             starts.append(members.count)
         }
@@ -453,20 +472,40 @@ extension PresentationTree {
     /// Whether a touch at `p` (in the owner's plane) makes `member` a candidate of its context: its local point,
     /// whether the touch reaches the member itself, and its depth fraction (`depthFraction`); nil for no candidate.
     /// `divide: false` for a context whose maps are all affine (W is exactly 1, `Homography.isAffine`): the same
-    /// point without waiting on a division.
+    /// point without waiting on a division. `single`: the member is its context's only one, whose depth is never
+    /// compared (the fraction returned may then be any). `sceneFree`: its context is `sceneFreeContext`.
     @inline(__always)
-    private func candidate(_ member: UnsafePointer<FrontmostMember>, _ p: CGPoint, divide: Bool)
-        -> (local: CGPoint, touched: Bool, depth: (z: Double, w: Double))? {
+    private func candidate(_ member: UnsafePointer<FrontmostMember>, _ p: CGPoint, divide: Bool, single: Bool = false,
+                           sceneFree: Bool = false) -> (local: CGPoint, touched: Bool, depth: (z: Double, w: Double))? {
         // `map.apply(p)` with its tests reordered, as a tree-order leaf does: outside the bounds, a member that
         // masks or has no scene is no candidate, image or not.
         let h = member.pointee.map.applyHomogeneous(p)
         let local = divide ? CGPoint(x: h.x / h.z, y: h.y / h.z) : CGPoint(x: h.x, y: h.y)
-        let inside = member.pointee.bounds.contains(local), hasScene = member.pointee.hasScene
+        let inside = member.pointee.bounds.contains(local), hasScene = !sceneFree && member.pointee.hasScene
         if !inside && (member.pointee.masksToBounds || !hasScene) { return nil }
-        guard Homography.hasImage(h) else { return nil }
+        // Affine: W is exactly 1 for a finite p (`Homography.isAffine`), and a p that is not finite gives an X or
+        // Y that is not, which both tests reject; so W need not be computed.
+        guard divide ? Homography.hasImage(h) : Homography.hasAffineImage(local) else { return nil }
         let touched = inside && (!member.pointee.hasOutline || containsTouch(Int(member.pointee.node), local))
-        guard touched || hasScene, let fraction = member.pointee.depthFraction(local) else { return nil }
+        guard touched || hasScene else { return nil }
+        if single && touched && member.pointee.depthInBounds { return (local, touched, (0, 1)) }
+        guard let fraction = member.pointee.depthFraction(local) else { return nil }
         return (local, touched, fraction)
+    }
+
+    /// `nearest` for a context whose maps divide, and for one whose maps are all affine: two functions, each with
+    /// its `divide` a constant (called with a flag, the one `nearest` chose X or X/W by a select per member that
+    /// waited on the division either way).
+    @inline(never)
+    private func nearestDividing(_ range: Range<Int>, _ p: CGPoint, _ members: UnsafePointer<FrontmostMember>,
+                                 _ found: inout CGPoint) -> Int {
+        nearest(range, p, members, divide: true, &found)
+    }
+
+    @inline(never)
+    private func nearestAffine(_ range: Range<Int>, _ p: CGPoint, _ members: UnsafePointer<FrontmostMember>,
+                               _ found: inout CGPoint) -> Int {
+        nearest(range, p, members, divide: false, &found)
     }
 
     /// A scene-free context's answer: its nearest candidate (−1: none), kept in registers as the members come.
@@ -476,7 +515,7 @@ extension PresentationTree {
         var best = -1, bestLocal = CGPoint.zero, bestDepth = 0.0, bestZ = 0.0, bestOrder = 0
         for k in range {
             let member = members + k
-            guard let c = candidate(member, p, divide: divide) else { continue }
+            guard let c = candidate(member, p, divide: divide, sceneFree: true) else { continue }
             let depth = c.depth.z / c.depth.w, z = member.pointee.zPosition, order = Int(member.pointee.order)
             if best < 0 || Self.precedesInDepthOrder(depth, z, order, bestDepth, bestZ, bestOrder) {
                 best = Int(member.pointee.node); bestLocal = c.local; bestDepth = depth; bestZ = z; bestOrder = order
@@ -507,7 +546,8 @@ extension PresentationTree {
             let divide = !first.pointee.affineContext
             if range.count == 1 {
                 // Its depth is never compared, only whether it has one.
-                guard let c = divide ? candidate(first, p, divide: true) : candidate(first, p, divide: false) else {
+                guard let c = divide ? candidate(first, p, divide: true, single: true)
+                                     : candidate(first, p, divide: false, single: true) else {
                     break
                 }
                 let node = Int(first.pointee.node)
@@ -522,8 +562,7 @@ extension PresentationTree {
             guard first.pointee.sceneFreeContext else {
                 return scenes(owner, p, pending < 0 ? nil : (pending, pendingLocal), &found)
             }
-            let node = divide ? nearest(range, p, base, divide: true, &found)
-                              : nearest(range, p, base, divide: false, &found)
+            let node = divide ? nearestDividing(range, p, base, &found) : nearestAffine(range, p, base, &found)
             if node >= 0 { return node }
             break
         }
@@ -566,7 +605,7 @@ extension PresentationTree {
         for k in range {
             // Through the pointer: a member is read field by field, never copied whole.
             let member = members + k
-            guard let found = candidate(member, p, divide: divide) else { continue }
+            guard let found = candidate(member, p, divide: divide, single: single) else { continue }
             let hasScene = member.pointee.hasScene
             // One member: its depth is never compared, only whether it has one.
             let c = HitBuffers.Candidate(node: Int(member.pointee.node), order: Int(member.pointee.order),

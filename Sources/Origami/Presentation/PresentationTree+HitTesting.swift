@@ -64,7 +64,13 @@ extension PresentationTree {
     public func hitNodes(_ points: [CGPoint], policy: HitTestPolicy) -> [Int32] {
         withHitBuffers { buffers in
             var local = CGPoint.zero
-            return points.map { p in Int32(firstHit(p, policy: policy, buffers: buffers, local: &local)) }
+            // Written in place: through `map`, each answer's append asked the runtime whether the array was unique.
+            return [Int32](unsafeUninitializedCapacity: points.count) { answers, count in
+                for (k, p) in points.enumerated() {
+                    answers[k] = Int32(firstHit(p, policy: policy, buffers: buffers, local: &local))
+                }
+                count = points.count
+            }
         }
     }
 
