@@ -12,4 +12,10 @@ static inline void origami_prefetch_bytes(const void *address, unsigned long cou
     unsigned long first = (unsigned long)address & ~63UL, end = (unsigned long)address + count;
     for (unsigned long line = first; line < end; line += 64) __builtin_prefetch((const void *)line, 0, 3);
 }
+/// `origami_prefetch_bytes` for lines about to be written (each asked for ownership, so the stores that follow do not
+/// wait on it): for rows written far apart, where the CPU's own prefetch does not guess the next.
+static inline void origami_prefetch_write_bytes(void *address, unsigned long count) {
+    unsigned long first = (unsigned long)address & ~63UL, end = (unsigned long)address + count;
+    for (unsigned long line = first; line < end; line += 64) __builtin_prefetch((void *)line, 1, 3);
+}
 #endif

@@ -446,6 +446,15 @@ public struct PresentationTree: Sendable {
                 let next = sublayers.count > 0 ? sublayers[0] : stack[stackCount - 1].0
                 origami_prefetch_bytes(next.toOpaque(), prefetchedLayerBytes)
             }
+            // A layer with sublayers writes rows of its own far from the last ones written (its sublayer space, and its
+            // geometry in a tree for a render alone: one row in seven for a lattice): their lines are asked for now, so
+            // the stores at the end of the visit do not wait on them.
+            if sublayers.count > 0 {
+                origami_prefetch_write_bytes(sublayerSpace + index, UInt(MemoryLayout<Transform3D>.size))
+                if renderingOnly {
+                    origami_prefetch_write_bytes(columns.geometries.baseAddress! + index, UInt(MemoryLayout<LayerGeometry>.size))
+                }
+            }
             // The layer is not retained for its visit: its superlayer's list (the caller, for the root) holds it.
             unmanaged._withUnsafeGuaranteedRef { layer in
                 // The walk visits the layers the count did (nothing edits the tree in between; the pushes are checked).
