@@ -33,10 +33,12 @@ let package = Package(
             name: "CGif",
             providers: [.apt(["libgif-dev"])]
         ),
-        // Pure Swift: Core Animation math, the layer model, geometry, conversion and hit testing.
-        .target(name: "Origami"),
+        // Headers only: cache prefetch hints (`origami_prefetch`), for Origami's and OrigamiRender's hot loops.
+        .systemLibrary(name: "COrigamiPrefetch"),
+        // Swift (and the prefetch hints): Core Animation math, the layer model, geometry, conversion and hit testing.
+        .target(name: "Origami", dependencies: ["COrigamiPrefetch"]),
         // Render tree, 3D contexts, BSP, Cairo painting and output.
-        .target(name: "OrigamiRender", dependencies: ["Origami", "CCairo", "CGif"]),
+        .target(name: "OrigamiRender", dependencies: ["Origami", "CCairo", "CGif", "COrigamiPrefetch"]),
         // Scene files (YAML/JSON) to layer trees.
         .target(name: "OrigamiScene", dependencies: [
             "OrigamiRender",

@@ -1,3 +1,4 @@
+internal import COrigamiPrefetch
 import Foundation
 import Synchronization
 
@@ -346,6 +347,12 @@ public struct PresentationTree: Sendable {
 
     let storage: Storage
 
+    /// The bytes of a layer's object the freeze asks for ahead of its visit: a face's object (816 bytes, measured:
+    /// the stored properties of `Layer`, then `Face`'s), the most common kind; a plain layer's ends a few bytes before,
+    /// a subclass's own properties, which the freeze does not read, after. (A hint only: a size that goes stale asks
+    /// for a line too few or too many and changes no value.)
+    private static let prefetchedLayerBytes: UInt = 816
+
     /// Freezes the tree of `root`, placing the root as `placement` says.
     ///
     /// `time`: the presentation at that time of the root's *parent* (the scene's time for a scene's root), with
@@ -427,9 +434,27 @@ public struct PresentationTree: Sendable {
         // only for lit layers: a local per layer was destroyed through the existential's value witnesses for every
         // layer, lit or not (≈ 60 instructions each).
         var lighting: (any FaceShader)? = nil
+        let prefetchedLayerBytes = Self.prefetchedLayerBytes
         while stackCount > 0 {
             stackCount -= 1
             let (unmanaged, parent, chainDrawable, chainReceives, parentTime) = stack[stackCount]
+            // The layer visited next (pre-order: the first sublayer, else the stack's top) is asked from memory now and
+            // read while this one is frozen: a lattice's 7 000 layer objects (≈ 6 MB) are out of the caches, and each
+            // visit waited on a dozen lines of its layer.
+            let sublayers = Layer.unretainedSublayers(of: unmanaged)
+            if sublayers.count > 0 || stackCount > 0 {
+                let next = sublayers.count > 0 ? sublayers[0] : stack[stackCount - 1].0
+                origami_prefetch_bytes(next.toOpaque(), prefetchedLayerBytes)
+            }
+            // A layer with sublayers writes rows of its own far from the last ones written (its sublayer space, and its
+            // geometry in a tree for a render alone: one row in seven for a lattice): their lines are asked for now, so
+            // the stores at the end of the visit do not wait on them.
+            if sublayers.count > 0 {
+                origami_prefetch_write_bytes(sublayerSpace + index, UInt(MemoryLayout<Transform3D>.size))
+                if renderingOnly {
+                    origami_prefetch_write_bytes(columns.geometries.baseAddress! + index, UInt(MemoryLayout<LayerGeometry>.size))
+                }
+            }
             // The layer is not retained for its visit: its superlayer's list (the caller, for the root) holds it.
             unmanaged._withUnsafeGuaranteedRef { layer in
                 // The walk visits the layers the count did (nothing edits the tree in between; the pushes are checked).
@@ -548,7 +573,6 @@ public struct PresentationTree: Sendable {
                 // Pre-order: the context's verdict is written already.
                 (columns.rendered.baseAddress! + index).initialize(to: drawable && (owner < 0 || columns.rendered[owner]))
                 if !renderingOnly { (columns.layers.baseAddress! + index).initialize(to: layer) }
-                let sublayers = Layer.unretainedSublayers(of: unmanaged)
                 if sublayers.count > 0 {
                     if renderingOnly { (columns.geometries.baseAddress! + index).initialize(to: g) }
                     sublayerSpace[index] = g.contentSublayerSpaceTransform(contentFlipped: contentFlipped)

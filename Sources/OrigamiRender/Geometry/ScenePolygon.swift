@@ -1,4 +1,4 @@
-import CCairo
+import COrigamiPrefetch
 import Origami
 
 /// A polygon's corners: `count` consecutive points in place in a pool many polygons share (a scene's polygons, a walk's

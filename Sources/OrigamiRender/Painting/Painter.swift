@@ -1,4 +1,5 @@
 import CCairo
+import COrigamiPrefetch
 import Foundation
 import Origami
 

@@ -1,4 +1,4 @@
-import CCairo
+import COrigamiPrefetch
 import Foundation
 import Origami
 
