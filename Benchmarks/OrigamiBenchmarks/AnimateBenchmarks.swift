@@ -66,10 +66,10 @@ enum AnimateBenchmarks {
                 let own = try Turntable(description, scale: scale, frames: count)
                 for i in 0..<count { checksum(try own.frame(i)) }
             }
-            let machine = h.wants(group, turntable) ? h.spinSpeedUp(threads: cores) : 0
-            annotate(h, turntable) { String(format: "%.1f fps against %.1f fps serial: %.2f× faster; the machine's own speed-up on %d threads just after: %.2f×",
+            let machine = h.wants(group, turntable) ? h.machineSpeedUp(threads: cores) : (compute: 0, memory: 0)
+            annotate(h, turntable) { String(format: "%.1f fps against %.1f fps serial: %.2f× faster; the machine's own speed-up on %d threads just after: %.2f× computing, %.2f× streaming memory",
                                             Double(count) / seconds($0.median), Double(count) / seconds($0.baselineMedian),
-                                            seconds($0.baselineMedian) / seconds($0.median), cores, machine) }
+                                            seconds($0.baselineMedian) / seconds($0.median), cores, machine.compute, machine.memory) }
         }
 
         // The encoder alone: quantizing and LZW-compressing the frames, against rendering them.

@@ -52,28 +52,47 @@ final class Harness {
     init(plan: Plan, filter: String?) { self.plan = plan; self.filter = filter }
 
     /// What the machine itself gives work split over `threads` threads, measured beside a row that runs on every
-    /// core: how much sooner `threads` threads finish a fixed integer loop each than one thread finishes it
-    /// `threads` times (2.00 on two free cores). On this VM the rows on two threads read fast or slow by run; this
-    /// tells a slow run of the machine (a core shared or taken away) from a slow run of the code. Medians of 7.
-    func spinSpeedUp(threads: Int) -> Double {
+    /// core: how much sooner `threads` threads finish a fixed piece of work each than one thread finishes it
+    /// `threads` times (2.00 on two free cores) — an integer loop (`compute`), and a pass adding one to every word of
+    /// a 32 MiB buffer of the thread's own, past the caches (`memory`: a 1024² render's frames and Cairo's buffers do
+    /// not fit them either). On this VM the rows on two threads read fast or slow by run; this tells a slow run of the
+    /// machine (a core shared or taken away, memory bandwidth taken by a neighbour) from a slow run of the code.
+    /// Medians of 7.
+    func machineSpeedUp(threads: Int) -> (compute: Double, memory: Double) {
         @Sendable func spin() -> UInt64 {
             var x: UInt64 = 0x9E37_79B9_7F4A_7C15
             for _ in 0..<3_000_000 { x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407; x ^= x >> 29 }
             return x
         }
-        var alone: [Duration] = [], together: [Duration] = []
-        for _ in 0..<7 {
-            alone.append(clock.measure { blackHole(spin()) })
-            together.append(clock.measure {
-                let group = DispatchGroup()
-                for _ in 0..<threads {
-                    group.enter()
-                    Thread { blackHole(spin()); group.leave() }.start()
-                }
-                group.wait()
-            })
+        let words = 4 << 20
+        let buffers = (0..<threads).map { _ in
+            let b = UnsafeMutablePointer<UInt64>.allocate(capacity: words)
+            b.initialize(repeating: 0, count: words)
+            return b
         }
-        return Double(threads) * milliseconds(median(alone)) / milliseconds(median(together))
+        defer { for b in buffers { b.deallocate() } }
+        nonisolated(unsafe) let shared = buffers
+        @Sendable func stream(_ k: Int) -> UInt64 {
+            let b = shared[k]
+            for i in 0..<words { b[i] &+= 1 }
+            return b[words / 2]
+        }
+        func speedUp(_ work: @escaping @Sendable (Int) -> UInt64) -> Double {
+            var alone: [Duration] = [], together: [Duration] = []
+            for _ in 0..<7 {
+                alone.append(clock.measure { blackHole(work(0)) })
+                together.append(clock.measure {
+                    let group = DispatchGroup()
+                    for k in 0..<threads {
+                        group.enter()
+                        Thread { blackHole(work(k)); group.leave() }.start()
+                    }
+                    group.wait()
+                })
+            }
+            return Double(threads) * milliseconds(median(alone)) / milliseconds(median(together))
+        }
+        return (speedUp { _ in spin() }, speedUp(stream))
     }
 
     /// Whether `--filter` selects the row: its group and name contain the filter, or one of its `|`-separated

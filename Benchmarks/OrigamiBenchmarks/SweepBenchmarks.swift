@@ -115,11 +115,11 @@ enum SweepBenchmarks {
         let few = try spawn(parallel: true, count: 10)
         let pm = h.median(parallel), sm = h.median(serial)
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let machine = h.spinSpeedUp(threads: cores)
+        let machine = h.machineSpeedUp(threads: cores)
         h.add(Row(group: group, name: name, median: pm, baselineName: "the same 100 in a serial loop",
                   baselineMedian: sm, target: "≥ 1.7× on 2 cores (ratio ≤ 0.59×)",
-                  note: String(format: "%.2f× speed-up on %d cores (the machine's own on a spin loop just after: %.2f×; %.2f cores busy: CPU ÷ wall; the parallel child's medians: %.0f ms in the kernel, %d minor faults, %d involuntary switches, set-up included); peak RSS %d MiB (serial %d MiB, 10 variants %d MiB); a frame is 4 MiB",
-                               sm / pm, cores, machine, busy[busy.count / 2], system[system.count / 2], faults[faults.count / 2],
+                  note: String(format: "%.2f× speed-up on %d cores (the machine's own just after: %.2f× computing, %.2f× streaming memory; %.2f cores busy: CPU ÷ wall; the parallel child's medians: %.0f ms in the kernel, %d minor faults, %d involuntary switches, set-up included); peak RSS %d MiB (serial %d MiB, 10 variants %d MiB); a frame is 4 MiB",
+                               sm / pm, cores, machine.compute, machine.memory, busy[busy.count / 2], system[system.count / 2], faults[faults.count / 2],
                                preempted[preempted.count / 2], (rssParallel.max() ?? 0) / 1024,
                                (rssSerial.max() ?? 0) / 1024, few.rssKiB / 1024)))
     }
