@@ -33,7 +33,7 @@ public struct SceneDescription: Sendable {
     /// The value each parameter has in this description: its default unless `setting(_:)` gave another.
     public let parameterValues: [String: Double]
     /// The parsed file, which `setting(_:)` builds a description with other parameter values from (set by the
-    /// decoder; `nil` for a description made otherwise, which then has no parameters to set).
+    /// decoder when the file declares parameters; `nil` otherwise, when there are none to set).
     var document: SceneDocument?
 
     /// The files this scene is read from, which no output may replace: the scene file and its images.
