@@ -87,4 +87,16 @@ struct PNGWriterTests {
                                         options: RenderOptions(pngCompression: .smallest))
         #expect(try small.pngData() == small.pngData(compression: .smallest))
     }
+
+    /// Sizes the encoder does not take are refused with an error, checked before their product is formed (a side
+    /// of 2⁶² times 4 would overflow it), and a pixel count that does not match the size likewise.
+    @Test("sizes out of range and mismatched pixel counts are refused, never trapped on")
+    func refusedSizes() {
+        for (width, height, count) in [(1 << 62, 4, 0), (0, 5, 0), (32768, 1, 32768), (4, 4, 15)] {
+            #expect(throws: RenderError.self) {
+                try PNGWriter.encode(width: width, height: height, pixels: Array(repeating: 0xFF00_0000, count: count),
+                                     compression: .fast)
+            }
+        }
+    }
 }

@@ -33,7 +33,8 @@ public enum PNGCompression: String, Sendable, Hashable, CaseIterable {
 /// state failing after that would still stop the process.
 enum PNGWriter {
     static func encode(width: Int, height: Int, pixels: [UInt32], compression: PNGCompression) throws -> Data {
-        guard pixels.count == width * height else {
+        // The size first: `width * height` is formed only for sides that cannot overflow it.
+        guard takes(width: width, height: height), pixels.count == width * height else {
             throw RenderError.invalidCanvas("cannot encode \(width)×\(height) pixels from \(pixels.count) values")
         }
         return try pixels.withUnsafeBufferPointer { src in
@@ -41,11 +42,16 @@ enum PNGWriter {
         }
     }
 
+    /// Whether `encode` takes a `width` × `height` image (each side 1 to 32 767 pixels).
+    private static func takes(width: Int, height: Int) -> Bool {
+        width > 0 && height > 0 && width <= 32767 && height <= 32767
+    }
+
     /// `encode` of pixels read in place, a row at a time (`row(y)`: row `y`'s first pixel), as a Cairo surface
     /// holds them: no copy of the whole image.
     static func encode(width: Int, height: Int, compression: PNGCompression,
                        row pixelRow: (Int) -> UnsafePointer<UInt32>) throws -> Data {
-        guard width > 0, height > 0, width <= 32767, height <= 32767 else {
+        guard takes(width: width, height: height) else {
             throw RenderError.invalidCanvas("cannot encode \(width)×\(height) pixels")
         }
         var created: png_structp? = png_create_write_struct(PNG_LIBPNG_VER_STRING, nil, nil, nil)
