@@ -31,6 +31,39 @@ struct Row {
     var ratio: Double { baselineMedian == .zero ? .nan : median / baselineMedian }
 }
 
+/// What `Harness.pairsOnEveryCore` took: every sample pair with the lower of the machine's two readings around it.
+struct CorePairs {
+    let threads: Int
+    let wanted: Int
+    var all: [(subject: Duration, baseline: Duration, machine: Double)] = []
+
+    /// What a reading must reach for the machine to count as giving every thread a core.
+    var threshold: Double { 0.8 * Double(threads) }
+    var counted: [(subject: Duration, baseline: Duration, machine: Double)] { all.filter { $0.machine >= threshold } }
+    /// Whether the medians are the counted pairs' (at least half the pairs wanted); otherwise every pair's.
+    var judgedOnCounted: Bool { counted.count * 2 >= wanted }
+
+    /// The row's medians: over the counted pairs, or over all of them when too few were counted.
+    func medians(_ h: Harness) -> (subject: Duration, baseline: Duration) {
+        let used = judgedOnCounted ? counted : all
+        return (h.median(used.map(\.subject)), h.median(used.map(\.baseline)))
+    }
+
+    /// For the row's note: how many pairs had every core, what the machine read around the others, and the ratio
+    /// over all pairs, so nothing measured is left out.
+    func note(_ h: Harness) -> String {
+        let others = all.filter { $0.machine < threshold }.map(\.machine)
+        let ratio = milliseconds(h.median(all.map(\.subject))) / milliseconds(h.median(all.map(\.baseline)))
+        var text = String(format: "%d of %d sample pairs had %d cores (the machine's throughput speed-up ≥ %.1f× on both sides", counted.count, all.count, threads, threshold)
+        if let low = others.min(), let high = others.max() {
+            text += String(format: "; %.2f–%.2f× around the others", low, high)
+        }
+        text += String(format: "); over all %d pairs %.2f×", all.count, ratio)
+        if !judgedOnCounted { text += "; too few had every core, so the medians are over all pairs" }
+        return text
+    }
+}
+
 /// How long to measure: `samples` timed runs of each side after `warmup` untimed ones. Sub-millisecond work is
 /// repeated inside one sample until the sample lasts about `sampleTarget`, and reported per call.
 struct Plan {
@@ -51,48 +84,56 @@ final class Harness {
 
     init(plan: Plan, filter: String?) { self.plan = plan; self.filter = filter }
 
-    /// What the machine itself gives work split over `threads` threads, measured beside a row that runs on every
-    /// core: how much sooner `threads` threads finish a fixed piece of work each than one thread finishes it
-    /// `threads` times (2.00 on two free cores) — an integer loop (`compute`), and a pass adding one to every word of
-    /// a 32 MiB buffer of the thread's own, past the caches (`memory`: a 1024² render's frames and Cairo's buffers do
-    /// not fit them either). On this VM the rows on two threads read fast or slow by run; this tells a slow run of the
-    /// machine (a core shared or taken away, memory bandwidth taken by a neighbour) from a slow run of the code.
-    /// Medians of 7.
-    func machineSpeedUp(threads: Int) -> (compute: Double, memory: Double) {
-        @Sendable func spin() -> UInt64 {
-            var x: UInt64 = 0x9E37_79B9_7F4A_7C15
-            for _ in 0..<3_000_000 { x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407; x ^= x >> 29 }
-            return x
-        }
-        let words = 4 << 20
-        let buffers = (0..<threads).map { _ in
-            let b = UnsafeMutablePointer<UInt64>.allocate(capacity: words)
-            b.initialize(repeating: 0, count: words)
-            return b
-        }
-        defer { for b in buffers { b.deallocate() } }
-        nonisolated(unsafe) let shared = buffers
-        @Sendable func stream(_ k: Int) -> UInt64 {
-            let b = shared[k]
-            for i in 0..<words { b[i] &+= 1 }
-            return b[words / 2]
-        }
-        func speedUp(_ work: @escaping @Sendable (Int) -> UInt64) -> Double {
-            var alone: [Duration] = [], together: [Duration] = []
-            for _ in 0..<7 {
-                alone.append(clock.measure { blackHole(work(0)) })
-                together.append(clock.measure {
-                    let group = DispatchGroup()
-                    for k in 0..<threads {
-                        group.enter()
-                        Thread { blackHole(work(k)); group.leave() }.start()
-                    }
-                    group.wait()
-                })
+    /// How much more a throughput-bound loop gets done on `threads` threads at once than on one (2.00 on two free
+    /// cores): twelve independent chains of 4-wide float multiply-adds, which keep a core's floating-point pipes full,
+    /// one copy on each thread against one copy alone; the median of `repeats` readings of a few milliseconds each.
+    ///
+    /// This VM's two vCPUs are threads on the host, which at times runs both on the two hyperthreads of one
+    /// physical core. Then work that fills a core (rendering does) gets about 1.1× from two threads, while a
+    /// latency-bound loop (one dependent chain) still reads 2× — so the probe must be throughput-bound to see it.
+    /// Whole runs in which every-core rows read 0.86–0.90× where they otherwise read 0.56× were traced to such
+    /// spells: this probe read 1.04–1.11× just before each of those samples, and 1.8–2.0× before the others
+    /// (`Benchmarks/notes/poly-load-memory.md`, 2026-11-25).
+    func throughputSpeedUp(threads: Int, repeats: Int = 3) -> Double {
+        @Sendable func fill() -> Float {
+            let m = SIMD4<Float>(repeating: 0.999_999), c = SIMD4<Float>(repeating: 1e-7)
+            var a0 = SIMD4<Float>(repeating: 1), a1 = a0 + 1, a2 = a0 + 2, a3 = a0 + 3, a4 = a0 + 4, a5 = a0 + 5
+            var a6 = a0 + 6, a7 = a0 + 7, a8 = a0 + 8, a9 = a0 + 9, a10 = a0 + 10, a11 = a0 + 11
+            for _ in 0..<opaque(2_000_000) {
+                a0 = a0 * m + c; a1 = a1 * m + c; a2 = a2 * m + c; a3 = a3 * m + c; a4 = a4 * m + c; a5 = a5 * m + c
+                a6 = a6 * m + c; a7 = a7 * m + c; a8 = a8 * m + c; a9 = a9 * m + c; a10 = a10 * m + c; a11 = a11 * m + c
             }
-            return Double(threads) * milliseconds(median(alone)) / milliseconds(median(together))
+            return (a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 + a10 + a11).sum()
         }
-        return (speedUp { _ in spin() }, speedUp(stream))
+        var alone: [Duration] = [], together: [Duration] = []
+        for _ in 0..<repeats {
+            alone.append(clock.measure { blackHole(fill()) })
+            together.append(clock.measure {
+                let group = DispatchGroup()
+                for _ in 0..<threads {
+                    group.enter()
+                    Thread { blackHole(fill()); group.leave() }.start()
+                }
+                group.wait()
+            })
+        }
+        return Double(threads) * milliseconds(median(alone)) / milliseconds(median(together))
+    }
+
+    /// Sample pairs of a row that runs on every core, each bracketed by `throughputSpeedUp` readings; a pair is
+    /// *counted* when the readings on both sides of it show the machine giving every thread a core of its own
+    /// (at least 80 % of `threads`: 1.6 on two; 1.1 is two hyperthreads of one core). Pairs are taken until
+    /// `samples` are counted, or `3 × samples` pairs in all. `pair` returns the subject's and the baseline's time.
+    func pairsOnEveryCore(threads: Int, samples: Int, _ pair: () throws -> (Duration, Duration)) rethrows -> CorePairs {
+        var result = CorePairs(threads: threads, wanted: samples)
+        var before = throughputSpeedUp(threads: threads)
+        while result.counted.count < samples && result.all.count < 3 * samples {
+            let (s, b) = try pair()
+            let after = throughputSpeedUp(threads: threads)
+            result.all.append((s, b, min(before, after)))
+            before = after
+        }
+        return result
     }
 
     /// Whether `--filter` selects the row: its group and name contain the filter, or one of its `|`-separated
@@ -137,6 +178,20 @@ final class Harness {
         let (s, b) = try compare(subject, baseline, samples: samples)
         add(Row(group: group, name: name, median: s, baselineName: baselineName, baselineMedian: b,
                 target: target, note: note()))
+    }
+
+    /// `row` for work that runs on every core: warm-up as in `compare`, then sample pairs taken and counted by
+    /// `pairsOnEveryCore`; the row's note is `CorePairs.note`.
+    func rowOnEveryCore(_ group: String, _ name: String, baseline baselineName: String, target: String, threads: Int,
+                        samples: Int? = nil, _ subject: () throws -> Void, against baseline: () throws -> Void) rethrows {
+        guard wants(group, name) else { return }
+        for _ in 0..<plan.warmup { try subject(); try baseline() }
+        let pairs = try pairsOnEveryCore(threads: threads, samples: samples ?? plan.samples) {
+            (try clock.measure(subject), try clock.measure(baseline))
+        }
+        let (s, b) = pairs.medians(self)
+        add(Row(group: group, name: name, median: s, baselineName: baselineName, baselineMedian: b, target: target,
+                note: pairs.note(self)))
     }
 
     func add(_ row: Row) {
