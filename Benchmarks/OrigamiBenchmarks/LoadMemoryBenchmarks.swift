@@ -105,6 +105,15 @@ enum LoadMemoryBenchmarks {
             }
             return ((h.median(ts), ps), (h.median(tl), pl))
         }
+        /// What the hit map adds to what any query of the scene holds (the layers, the frozen tree, the hit
+        /// programs): its peak less `hit`'s at one point, at both sizes, and what that grows by a layer.
+        func ownPart(map: (small: (Duration, Int), large: (Duration, Int)), hit: (small: (Duration, Int), large: (Duration, Int)),
+                     layers: (small: Int, large: Int)) -> String {
+            let small = map.small.1 - hit.small.1, large = map.large.1 - hit.large.1
+            return String(format: "; the hit map's own part (its peak less `hit`'s): %.1f MiB, %.1f MiB: %.2f KB a layer",
+                          Double(small) / 1024, Double(large) / 1024,
+                          Double(large - small) * 1024 / 1000 / Double(layers.large - layers.small))
+        }
         func note(_ small: String, _ large: String, _ r: (small: (Duration, Int), large: (Duration, Int))) -> String {
             String(format: "peak RSS %@: %.1f MiB, %@: %.1f MiB (%+.0f %%)", small, Double(r.small.1) / 1024,
                    large, Double(r.large.1) / 1024, 100 * (Double(r.large.1) / Double(max(1, r.small.1)) - 1))
@@ -139,7 +148,8 @@ enum LoadMemoryBenchmarks {
             h.add(Row(group: group, name: hitmapName, median: r.large.0, baselineName: "the same with 1 000 layers",
                       baselineMedian: r.small.0, target: "grows by the tables only",
                       note: note("1 000 layers", "10 000", r) + "; 400² canvas at scale 0.5; "
-                          + note("`origami hit` at one point, 1 000 layers", "10 000", hit)))
+                          + note("`origami hit` at one point, 1 000 layers", "10 000", hit)
+                          + ownPart(map: r, hit: hit, layers: (1000, 10_000))))
         }
     }
 }
