@@ -95,7 +95,8 @@ final class Harness {
     /// physical core. Then work that fills a core (rendering does) gets about 1.1× from two threads, while a
     /// latency-bound loop (one dependent chain) still reads 2× — so the probe must be throughput-bound to see it.
     /// Whole runs in which every-core rows read 0.86–0.90× where they otherwise read 0.56× were traced to such
-    /// spells: this probe read 1.04–1.11× just before each of those samples, and 1.8–2.0× before the others
+    /// spells: this probe read 1.04–1.11× just before each of those samples, and 1.8–2.0× before all but one of the
+    /// others (1.14× before a fast one: the spell ended in between)
     /// (`Benchmarks/notes/poly-load-memory.md`, 2026-11-25).
     func throughputSpeedUp(threads: Int, repeats: Int = 3) -> Double {
         @Sendable func fill() -> Float {
