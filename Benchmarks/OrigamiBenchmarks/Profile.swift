@@ -66,11 +66,11 @@ enum Profile {
         case "turntable", "turntable-serial", "turntable-1024", "turntable-1024-serial":
             // `origami animate`'s rendering: the real turntable's frames through `FramePipeline` on every core, or
             // in one loop (for `perf stat`: CPU time and instructions of the two, against their wall time); the
-            // 400² row's 120 frames, or the 1024² row's 48.
+            // rows' 120 frames, at 400² or 1024².
             FramePipeline.keepLargeBuffersInTheHeap()
             let description = try OrigamiScene.SceneDescription.load(contentsOf: URL(fileURLWithPath: "Models/turntable.yaml"))
             let jobs = name.hasSuffix("-serial") ? 1 : ProcessInfo.processInfo.activeProcessorCount
-            let (scale, frames) = name.contains("1024") ? (2.56, 48) : (1.0, AnimateBenchmarks.frames)
+            let scale = name.contains("1024") ? 2.56 : 1.0, frames = AnimateBenchmarks.frames
             for _ in 0..<iterations {
                 try AnimateBenchmarks.pipeline(description, jobs: jobs, scale: scale, frames: frames, prepare: { $0 }) { _, f in blackHole(f) }
             }
