@@ -59,7 +59,7 @@ enum AnimateBenchmarks {
 
         // One turn in the same 120 frames at both sizes (`origami animate` renders it in 180, at 30 fps). At 1024² it was
         // 48 frames: a run's fixed part on two threads (starting the second, its own layer tree, the last frame
-        // with one thread idle; ≈ 1 ms) was 3–4 % of so short a run, 1.76–1.86× where 192 frames read 1.86–1.91×.
+        // with one thread idle; ≈ 1 ms) was 3–4 % of so short a run, 1.76–1.85× where 192 frames read 1.86–1.91×.
         for (side, scale, count) in [(400, 1.0, frames), (1024, 2.56, frames)] {
             let turntable = "turntable \(count) frames \(side)², FramePipeline on \(cores) cores"
             try h.rowOnEveryCore(group, turntable, baseline: "the same frames in a serial loop",
