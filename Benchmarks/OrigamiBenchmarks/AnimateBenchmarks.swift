@@ -14,36 +14,32 @@ enum AnimateBenchmarks {
     struct Turntable {
         let scene: Scene
         let options: RenderOptions
-        /// One turn, spread over the frames.
+        /// One turn, spread over `AnimateBenchmarks.frames` frames.
         let period: Double
 
-        let frames: Int
-
-        init(_ description: SceneDescription, scale: Double = 1, frames: Int = AnimateBenchmarks.frames) throws {
+        init(_ description: SceneDescription, scale: Double = 1) throws {
             scene = try description.instantiate()
             guard let end = scene.root.animationEndTime() else { throw BenchError("turntable.yaml does not animate") }
             period = end
             options = RenderOptions(scale: scale, background: scene.canvas.background)
-            self.frames = frames
         }
 
         func frame(_ i: Int) throws -> Bitmap {
             let image = try Renderer.render(scene.root, size: scene.canvas.size, options: options,
-                                            time: period * Double(i) / Double(frames))
+                                            time: period * Double(i) / Double(AnimateBenchmarks.frames))
             guard let bitmap = image.bitmap else { throw BenchError("empty frame") }
             return bitmap
         }
     }
 
     static func pipeline<T: Sendable>(_ description: SceneDescription, jobs: Int, scale: Double = 1,
-                                      frames: Int = AnimateBenchmarks.frames,
                                       prepare: @escaping @Sendable (Bitmap) throws -> T,
                                       deliver: (Int, T) throws -> Void) throws {
         // The window `SceneDescription.renderFrames` gives: 256 MiB ÷ 8 bytes a pixel, at most 64 (64 at 400²,
         // 32 at 1024²).
         let window = min(64, max(2 * jobs, (256 << 20) / (8 * Int(400 * scale) * Int(400 * scale))))
         try FramePipeline.run(count: frames, jobs: jobs, window: window,
-                              makeWorker: { try Turntable(description, scale: scale, frames: frames) },
+                              makeWorker: { try Turntable(description, scale: scale) },
                               render: { t, i in try prepare(t.frame(i)) }, deliver: deliver)
     }
 
@@ -60,19 +56,18 @@ enum AnimateBenchmarks {
         // One turn in the same 120 frames at both sizes (`origami animate` renders it in 180, at 30 fps). At 1024² it was
         // 48 frames: a run's fixed part on two threads (starting the second, its own layer tree, the last frame
         // with one thread idle; ≈ 1 ms) was 3–4 % of so short a run, 1.76–1.85× where 192 frames read 1.86–1.91×.
-        for (side, scale, count) in [(400, 1.0, frames), (1024, 2.56, frames)] {
-            let turntable = "turntable \(count) frames \(side)², FramePipeline on \(cores) cores"
+        for (side, scale) in [(400, 1.0), (1024, 2.56)] {
+            let turntable = "turntable \(frames) frames \(side)², FramePipeline on \(cores) cores"
             try h.rowOnEveryCore(group, turntable, baseline: "the same frames in a serial loop",
                                  target: "≤ 0.56× (≥ 1.8× on 2 cores)", threads: cores) {
-                try pipeline(description, jobs: cores, scale: scale, frames: count, prepare: { $0 }) { _, f in checksum(f) }
+                try pipeline(description, jobs: cores, scale: scale, prepare: { $0 }) { _, f in checksum(f) }
             } against: {
                 // Like for like: `--jobs 1` instantiates its one layer tree too.
-                let own = try Turntable(description, scale: scale, frames: count)
-                for i in 0..<count { checksum(try own.frame(i)) }
+                let own = try Turntable(description, scale: scale)
+                for i in 0..<frames { checksum(try own.frame(i)) }
             }
-            annotate(h, turntable) { String(format: "%.1f fps against %.1f fps serial: %.2f× faster; ",
-                                            Double(count) / seconds($0.median), Double(count) / seconds($0.baselineMedian),
-                                            seconds($0.baselineMedian) / seconds($0.median)) + $0.note }
+            annotate(h, turntable) { String(format: "%.1f fps against %.1f fps serial: %.2f× faster; ", fps($0.median),
+                                            fps($0.baselineMedian), seconds($0.baselineMedian) / seconds($0.median)) + $0.note }
         }
 
         // The encoder alone: quantizing and LZW-compressing the frames, against rendering them.

@@ -70,9 +70,9 @@ enum Profile {
             FramePipeline.keepLargeBuffersInTheHeap()
             let description = try OrigamiScene.SceneDescription.load(contentsOf: URL(fileURLWithPath: "Models/turntable.yaml"))
             let jobs = name.hasSuffix("-serial") ? 1 : ProcessInfo.processInfo.activeProcessorCount
-            let scale = name.contains("1024") ? 2.56 : 1.0, frames = AnimateBenchmarks.frames
+            let scale = name.contains("1024") ? 2.56 : 1.0
             for _ in 0..<iterations {
-                try AnimateBenchmarks.pipeline(description, jobs: jobs, scale: scale, frames: frames, prepare: { $0 }) { _, f in blackHole(f) }
+                try AnimateBenchmarks.pipeline(description, jobs: jobs, scale: scale, prepare: { $0 }) { _, f in blackHole(f) }
             }
         case "hit-tree", "hit-frontmost":
             let tree = PresentationTree(try BookCube(faceColors: Scenes.faceColors).container)
